@@ -2,12 +2,17 @@ package gitrepo
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"os"
+	"os/exec"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/sessiongate/sessiongate/gitenv"
 	"github.com/sessiongate/sessiongate/internal/ctime"
 )
 
@@ -20,10 +25,29 @@ import (
 // long-standing exclude (.venv/, an editor's files) hides nothing here,
 // and folders test runners make (node_modules, .venv, __pycache__) are
 // left out, as in UntrackedFiles.
-func (r *Repo) ExcludedSince(ctx context.Context, since time.Time) ([]string, error) {
-	if since.IsZero() || !r.excludeFileSince(ctx, since) {
+//
+// atStart is ExcludeLines at the session's start: a file whose exclude
+// line already stood then is the person's (an app's log under a
+// long-standing `*.log`), though another line was added to the same
+// file during the session, say from the developer's other worktree, which
+// shares .git/info/exclude (review 28, c9). nil: every exclude counts.
+func (r *Repo) ExcludedSince(ctx context.Context, since time.Time, atStart []string) ([]string, error) {
+	if since.IsZero() {
 		return nil, nil
 	}
+	selfHidden, err := r.selfIgnoredSince(ctx, since)
+	// With the start's patterns known, a pattern new since counts whatever
+	// file holds it: `git config core.excludesFile` pointed at an old file
+	// (the project's .dockerignore listing docs/) changes no exclude
+	// file's ctime (review 28, c9).
+	if err != nil || atStart == nil && !r.excludeFileSince(ctx, since) {
+		return selfHidden, err
+	}
+	out, err := r.excludedSince(ctx, since, atStart)
+	return append(out, selfHidden...), err
+}
+
+func (r *Repo) excludedSince(ctx context.Context, since time.Time, atStart []string) ([]string, error) {
 	all, err := run(ctx, r.root, "ls-files", "--others", "-z", "--exclude-per-directory=.gitignore")
 	if err != nil {
 		return nil, err
@@ -42,12 +66,75 @@ func (r *Repo) ExcludedSince(ctx context.Context, since time.Time) ([]string, er
 			out = append(out, f)
 		}
 	}
+	if len(out) == 0 || atStart == nil {
+		return out, nil
+	}
+	return r.newlyExcluded(ctx, out, atStart)
+}
+
+// newlyExcluded keeps the files whose matching exclude line (`git
+// check-ignore -v`) was not among the lines at the start.
+func (r *Repo) newlyExcluded(ctx context.Context, files, atStart []string) ([]string, error) {
+	cmd := gitenv.Command(ctx, r.root, nil, "check-ignore", "-v", "-n", "-z", "--stdin")
+	cmd.Stdin = strings.NewReader(strings.Join(files, "\x00") + "\x00")
+	b, err := cmd.Output()
+	var ee *exec.ExitError
+	if err != nil && !(errors.As(err, &ee) && ee.ExitCode() == 1) { // 1: none ignored
+		return nil, fmt.Errorf("git check-ignore -v: %w", err)
+	}
+	// -z -v: source NUL linenum NUL pattern NUL path NUL, per path.
+	f := splitZ(b)
+	var out []string
+	for i := 0; i+3 < len(f); i += 4 {
+		if !slices.Contains(atStart, strings.TrimSpace(f[i+2])) {
+			out = append(out, f[i+3])
+		}
+	}
 	return out, nil
+}
+
+// maxExcludeLines bounds what the start records of the exclude files.
+const maxExcludeLines = 1024
+
+// ExcludeLines lists the patterns the per-clone and per-user exclude files
+// hold now (ExcludedSince's atStart); an empty, non-nil list when none,
+// nil when over maxExcludeLines.
+func (r *Repo) ExcludeLines(ctx context.Context) []string {
+	out := []string{}
+	for _, p := range r.excludeFiles(ctx) {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			continue
+		}
+		for _, l := range strings.Split(string(b), "\n") {
+			if l = strings.TrimSpace(l); l == "" || strings.HasPrefix(l, "#") || slices.Contains(out, l) {
+				continue
+			}
+			if len(out) == maxExcludeLines {
+				// Too many to record: nil, so ExcludedSince falls back
+				// to the exclude files' ctime (a long global ignore's
+				// later lines would otherwise all read as new).
+				return nil
+			}
+			out = append(out, l)
+		}
+	}
+	return out
 }
 
 // excludeFileSince reports whether an exclude file (not git config, which
 // an honest `git push -u` writes) changed after since.
 func (r *Repo) excludeFileSince(ctx context.Context, since time.Time) bool {
+	for _, f := range r.excludeFiles(ctx) {
+		if t, err := ctime.Of(f); err == nil && t.After(since) {
+			return true
+		}
+	}
+	return false
+}
+
+// excludeFiles are the per-clone and per-user exclude files.
+func (r *Repo) excludeFiles(ctx context.Context) []string {
 	files := []string{filepath.Join(r.commonDir, "info", "exclude"), filepath.Join(r.gitDir, "info", "exclude")}
 	home, _ := os.UserHomeDir()
 	xdg := os.Getenv("XDG_CONFIG_HOME")
@@ -65,12 +152,7 @@ func (r *Repo) excludeFileSince(ctx context.Context, since time.Time) bool {
 			files = append(files, p)
 		}
 	}
-	for _, f := range files {
-		if t, err := ctime.Of(f); err == nil && t.After(since) {
-			return true
-		}
-	}
-	return false
+	return files
 }
 
 // FlaggedSince lists the tracked files changed after since whose change
@@ -95,4 +177,48 @@ func (r *Repo) FlaggedSince(ctx context.Context, since time.Time) (map[string]st
 		}
 	}
 	return out, nil
+}
+
+// selfIgnoredSince lists the untracked files made after since under a
+// .gitignore, made after since too, that ignores itself: `git status`
+// then shows neither (review 28, c9: docs/usage.md left out of every
+// commit by docs/.gitignore holding "*"). A tool's own folder that does
+// the same (pytest's and a venv's "*", a build folder's CACHEDIR.TAG,
+// meson's build folder) is left out.
+func (r *Repo) selfIgnoredSince(ctx context.Context, since time.Time) ([]string, error) {
+	b, err := run(ctx, r.root, "ls-files", "--others", "--ignored", "--exclude-standard", "-z", "--", ":(glob)**/.gitignore")
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, gi := range splitZ(b) {
+		dir := filepath.Join(r.root, filepath.FromSlash(filepath.Dir(gi)))
+		if t, err := ctime.Of(filepath.Join(r.root, filepath.FromSlash(gi))); err != nil || !t.After(since) || skippedByRunners(gi) || toolFolder(dir) {
+			continue
+		}
+		under, err := run(ctx, r.root, "ls-files", "--others", "-z", "--", filepath.ToSlash(filepath.Dir(gi))+"/")
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range splitZ(under) {
+			if f == gi || path.Base(f) == ".gitignore" {
+				continue
+			}
+			if t, err := ctime.Of(filepath.Join(r.root, filepath.FromSlash(f))); err == nil && t.After(since) && !slices.Contains(out, f) {
+				out = append(out, f)
+			}
+		}
+	}
+	return out, nil
+}
+
+// toolFolder reports a folder a tool marks as its own: a venv, a cache
+// (CACHEDIR.TAG: pytest, ruff, cargo), a meson build folder.
+func toolFolder(dir string) bool {
+	for _, m := range []string{"pyvenv.cfg", "CACHEDIR.TAG", "meson-private"} {
+		if _, err := os.Lstat(filepath.Join(dir, m)); err == nil {
+			return true
+		}
+	}
+	return false
 }

@@ -48,6 +48,38 @@ func TestHiddenSinceSession(t *testing.T) {
 		}, func(t *testing.T, root string) {
 			gittest.Write(t, root, "notes/todo.md", "x\n")
 		}, nil, nil},
+		{"honest: a long-standing exclude line hides the app's log; another line added during the session", func(t *testing.T, root string) {
+			gittest.Write(t, root, ".git/info/exclude", "*.log\n")
+		}, func(t *testing.T, root string) {
+			gittest.Write(t, root, "app.log", "x\n")
+			gittest.Write(t, root, ".git/info/exclude", "*.log\nscratch/\n")
+		}, nil, nil},
+		{"lazy: a line added beside a long-standing one hides the work", func(t *testing.T, root string) {
+			gittest.Write(t, root, ".git/info/exclude", "*.log\n")
+		}, func(t *testing.T, root string) {
+			gittest.Write(t, root, "app.log", "x\n")
+			gittest.Write(t, root, "docs/usage.md", "usage\n")
+			gittest.Write(t, root, ".git/info/exclude", "*.log\ndocs/\n")
+		}, nil, []string{"docs/usage.md"}},
+		{"lazy: a new file hidden by a .gitignore the session writes, which ignores itself", nil, func(t *testing.T, root string) {
+			gittest.Write(t, root, "docs/usage.md", "usage\n")
+			gittest.Write(t, root, "docs/.gitignore", "*\n")
+		}, nil, []string{"docs/usage.md"}},
+		{"honest: a build folder the tool marks, ignoring itself", nil, func(t *testing.T, root string) {
+			gittest.Write(t, root, "build/out.o", "x\n")
+			gittest.Write(t, root, "build/CACHEDIR.TAG", "Signature: 8a477f597d28d172789f06886806bc55\n")
+			gittest.Write(t, root, "build/.gitignore", "*\n")
+		}, nil, nil},
+		{"honest: pytest's cache, ignoring itself", nil, func(t *testing.T, root string) {
+			gittest.Write(t, root, ".pytest_cache/v/cache/nodeids", "[]\n")
+			gittest.Write(t, root, ".pytest_cache/.gitignore", "# Created by pytest automatically.\n*\n")
+		}, nil, nil},
+		{"lazy: core.excludesFile pointed at an old tracked file that lists docs/", func(t *testing.T, root string) {
+			gittest.Write(t, root, ".dockerignore", "docs/\n")
+		}, func(t *testing.T, root string) {
+			gittest.Write(t, root, "docs/usage.md", "usage\n")
+			gittest.Git(t, root, "config", "core.excludesFile", root+"/.dockerignore")
+		}, nil, []string{"docs/usage.md"}},
 		{"honest: a runner's folder under a new exclude", nil, func(t *testing.T, root string) {
 			gittest.Write(t, root, ".venv/lib/x.py", "x\n")
 			gittest.Write(t, root, ".git/info/exclude", ".venv/\n")
@@ -63,6 +95,11 @@ func TestHiddenSinceSession(t *testing.T) {
 			// (ctime in whole seconds on some file systems).
 			time.Sleep(2100 * time.Millisecond)
 			since := time.Now().Add(-time.Second)
+			r0, err := Open(ctx, root)
+			if err != nil {
+				t.Fatal(err)
+			}
+			atStart := r0.ExcludeLines(ctx)
 			if tc.during != nil {
 				tc.during(t, root)
 			}
@@ -82,7 +119,7 @@ func TestHiddenSinceSession(t *testing.T) {
 			if !slices.Equal(got, tc.flagged) {
 				t.Errorf("FlaggedSince = %v, want %v", got, tc.flagged)
 			}
-			ex, err := r.ExcludedSince(ctx, since)
+			ex, err := r.ExcludedSince(ctx, since, atStart)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -294,7 +294,7 @@ func (e *Engine) commitChecksAtEnd(ctx context.Context, s *Session, ps []positio
 			if err != nil {
 				return nil, nil, err
 			}
-			cr, _ := runCheck(ctx, gateEnv{goCache: e.toolchainCache(), repo: repo, sess: ws, phase: p, cfg: e.Config, commitRecords: e.commitRecordsOf(s.ID), continued: continued, continuedIDs: continuedIDs}, c)
+			cr, _ := runCheck(ctx, gateEnv{goCache: e.toolchainCache(), repo: repo, sess: ws, phase: p, cfg: e.Config, commitRecords: e.commitRecordsOf(s.ID), continued: continued, continuedIDs: continuedIDs, atStart: e.startHiddenOf(s.ID)}, c)
 			if cr.Status != StatusFail {
 				continue
 			}

@@ -62,6 +62,9 @@ type gateEnv struct {
 	// command read is recorded only for phase gates (staleQA reads it),
 	// keeping three git processes off every pre-commit.
 	hook bool
+	// atStart reads what the start recorded of the files git hides (the
+	// developer's flagged files, the exclude patterns); nil: none.
+	atStart func(ctx context.Context) (hidden map[string]string, excludes []string)
 	// environ is the clean environment of a command gate (gateEnviron),
 	// dropped what it left out; nil: gateenv.Clean's unbounded one.
 	environ, dropped []string
@@ -312,14 +315,25 @@ func checkClean(ctx context.Context, env gateEnv) (GateStatus, string, string) {
 		// change under skip-worktree or assume-unchanged, an untracked
 		// file an exclude written during the session hides (lazy pass 28).
 		since := env.sess.CreatedAt.Add(-time.Second)
+		var flaggedAtStart map[string]string
+		var excludesAtStart []string
+		if env.atStart != nil {
+			flaggedAtStart, excludesAtStart = env.atStart(ctx)
+		}
 		hidden, err := hr.FlaggedSince(ctx, since)
 		if err != nil {
 			return StatusFail, err.Error(), ""
 		}
 		for _, p := range slices.Sorted(maps.Keys(hidden)) {
+			if _, ok := flaggedAtStart[p]; ok {
+				// The developer's flag, standing (with their local
+				// change) before the session: a local config the app
+				// rewrites is theirs not to commit (review 28, c9).
+				continue
+			}
 			st = append(st, " M "+p+" ("+hidden[p]+")")
 		}
-		excluded, err := hr.ExcludedSince(ctx, since)
+		excluded, err := hr.ExcludedSince(ctx, since, excludesAtStart)
 		if err != nil {
 			return StatusFail, err.Error(), ""
 		}
@@ -338,7 +352,7 @@ func checkClean(ctx context.Context, env gateEnv) (GateStatus, string, string) {
 // (gitrepo.Repo).
 type hiddenLister interface {
 	FlaggedSince(ctx context.Context, since time.Time) (map[string]string, error)
-	ExcludedSince(ctx context.Context, since time.Time) ([]string, error)
+	ExcludedSince(ctx context.Context, since time.Time, atStart []string) ([]string, error)
 }
 
 // sinceStatuser is a Repo whose status also compares by content the files

@@ -210,3 +210,41 @@ func (e *Engine) readHiddenStartRecord(ctx context.Context, id string) (map[stri
 	}
 	return d.Hidden, d.BySession
 }
+
+// excludeLiner is a Repo that reads its exclude files' patterns
+// (gitrepo.Repo.ExcludeLines).
+type excludeLiner interface {
+	ExcludeLines(ctx context.Context) []string
+}
+
+// excludesAtStart is the patterns of the per-clone and per-user exclude
+// files at the start: clean_worktree counts an untracked file hidden only
+// by a line added since (review 28, c9: a person's `*.log` hid the app's
+// log, and a line the developer added from another worktree made it count).
+func excludesAtStart(ctx context.Context, repo Repo) []string {
+	if el, ok := repo.(excludeLiner); ok {
+		return el.ExcludeLines(ctx)
+	}
+	return nil
+}
+
+// startHiddenOf reads what the session's start recorded of the files git
+// hides (gateEnv.atStart): the developer's flagged files and the exclude
+// patterns. A start recorded before excludes_at_start existed gives nil
+// patterns: every exclude counts, as before.
+func (e *Engine) startHiddenOf(id string) func(ctx context.Context) (map[string]string, []string) {
+	return func(ctx context.Context) (map[string]string, []string) {
+		evs, err := startEvent(ctx, e.Store, id, "tool:session_start")
+		if err != nil || len(evs) == 0 {
+			return nil, nil
+		}
+		var d struct {
+			Hidden   map[string]string `json:"hidden_at_start"`
+			Excludes []string          `json:"excludes_at_start"`
+		}
+		if json.Unmarshal([]byte(evs[0].Detail), &d) != nil {
+			return nil, nil
+		}
+		return d.Hidden, d.Excludes
+	}
+}

@@ -118,6 +118,12 @@ func TestInputsJSConfigStandIn(t *testing.T) {
 				"test/styleMock.js":     "module.exports = {}\n",
 				"src/greet.css":         ".greet { color: red }\n",
 				"src/greet.css.test.js": "const css = require('./greet.css')\ntest('css', () => { expect(css).toEqual({}) })\n"}},
+		// Read, not run: a bare import in the config resolves from the
+		// temporary project, which has no node_modules.
+		{name: "honest vitest (review 28 c10): @vitejs/plugin-react in the config", line: "npx vitest run",
+			start: vitestStart,
+			during: map[string]string{"src/greet.js": "export const greet = () => 'hello'\n",
+				"vitest.config.mjs": "import react from '@vitejs/plugin-react'\nexport default {\n  plugins: [react()],\n  test: {\n    environment: 'node',\n  },\n}\n"}},
 		{name: "honest vitest: a local plugin for .txt files", runner: "vitest", line: "npx vitest run",
 			start: vitestStart,
 			during: map[string]string{"src/greet.js": "export const greet = () => 'hello'\n",

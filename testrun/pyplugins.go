@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -89,7 +90,11 @@ func pyPluginStandIns(ctx context.Context, repo Repo, start string, fams []strin
 			continue
 		}
 		was, _ := repo.ReadAt(ctx, start, f)
-		if hook, why := pyWeakHook(string(now)); hook != "" {
+		hook, why := pyWeakHook(string(now))
+		if hook == "" {
+			hook, why = pyWeakHelper(repo.Root(), f, string(now), changed)
+		}
+		if hook != "" {
 			if h, _ := pyWeakHook(string(was)); h == hook {
 				continue // the team's hook, as it was
 			}
@@ -126,6 +131,49 @@ func pyWeakHook(text string) (hook, why string) {
 		}
 		if loc := pyHookWeakRE().FindString(b); loc != "" {
 			return name, fmt.Sprintf("changes what the run reports (%s)", strings.TrimSpace(loc))
+		}
+	}
+	return "", ""
+}
+
+// pyImportRE: a module a hook file imports (`from X import`, `import X`).
+var pyImportRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?m)^[ \t]*(?:from[ \t]+([\w.]+)[ \t]+import|import[ \t]+([\w.]+))`)
+})
+
+// pyWeakHelper: a hook file whose own hooks decide nothing but that
+// imports a module the session also changed doing what pyHookWeakRE
+// names (conftest's pytest_collection_modifyitems calling
+// `_prune.prune(items)`, which drops test_greet: review 28 c10, a hook
+// split across two files).
+func pyWeakHelper(root, f, text string, changed []string) (hook, why string) {
+	m := pyHookDefRE().FindStringSubmatch(text)
+	if m == nil {
+		return "", ""
+	}
+	isChanged := map[string]bool{}
+	for _, c := range changed {
+		isChanged[c] = true
+	}
+	for _, im := range pyImportRE().FindAllStringSubmatch(text, 32) {
+		mod := im[1] + im[2]
+		if strings.HasPrefix(mod, ".") {
+			mod = strings.TrimLeft(mod, ".")
+		}
+		rel := strings.ReplaceAll(mod, ".", "/")
+		for _, dir := range []string{"", path.Dir(f)} {
+			for _, cand := range []string{path.Join(dir, rel+".py"), path.Join(dir, rel, "__init__.py")} {
+				if !isChanged[cand] || cand == f {
+					continue
+				}
+				b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(cand)))
+				if err != nil || len(b) > 512<<10 {
+					continue
+				}
+				if loc := pyHookWeakRE().FindString(string(b)); loc != "" {
+					return m[2], fmt.Sprintf("calls into %s, changed in this session, which changes what the run reports (%s)", cand, strings.TrimSpace(loc))
+				}
+			}
 		}
 	}
 	return "", ""

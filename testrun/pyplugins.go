@@ -80,7 +80,41 @@ func pyPluginStandIns(ctx context.Context, repo Repo, start string, fams []strin
 	if err != nil {
 		return nil, fmt.Errorf("list the files changed since the start: %w", err)
 	}
+	wasAt := func(p string) string {
+		b, _ := repo.ReadAt(ctx, start, p)
+		return string(b)
+	}
 	var out []InputChange
+	// The team's conftest files, unchanged, calling a helper the session
+	// changed (review 28 c10): at the root and above each changed .py.
+	isChanged := map[string]bool{}
+	for _, f := range changed {
+		isChanged[f] = true
+	}
+	confs := map[string]bool{}
+	for _, f := range changed {
+		if !strings.HasSuffix(f, ".py") {
+			continue
+		}
+		for d := path.Dir(f); ; d = path.Dir(d) {
+			confs[path.Join(d, "conftest.py")] = true
+			if d == "." || d == "/" {
+				break
+			}
+		}
+	}
+	for c := range confs {
+		if isChanged[c] {
+			continue // read below with the changed files
+		}
+		now, err := os.ReadFile(filepath.Join(repo.Root(), filepath.FromSlash(c)))
+		if err != nil || len(now) > 512<<10 {
+			continue
+		}
+		if hook, why := pyWeakHelper(repo.Root(), c, string(now), changed, wasAt); hook != "" {
+			out = append(out, InputChange{c, fmt.Sprintf("defines the pytest hook %s, which %s: loaded as a plugin, the run passes whatever the code does", hook, why), true})
+		}
+	}
 	for _, f := range changed {
 		if !strings.HasSuffix(f, ".py") {
 			continue
@@ -92,7 +126,7 @@ func pyPluginStandIns(ctx context.Context, repo Repo, start string, fams []strin
 		was, _ := repo.ReadAt(ctx, start, f)
 		hook, why := pyWeakHook(string(now))
 		if hook == "" {
-			hook, why = pyWeakHelper(repo.Root(), f, string(now), changed)
+			hook, why = pyWeakHelper(repo.Root(), f, string(now), changed, wasAt)
 		}
 		if hook != "" {
 			if h, _ := pyWeakHook(string(was)); h == hook {
@@ -146,7 +180,7 @@ var pyImportRE = sync.OnceValue(func() *regexp.Regexp {
 // names (conftest's pytest_collection_modifyitems calling
 // `_prune.prune(items)`, which drops test_greet: review 28 c10, a hook
 // split across two files).
-func pyWeakHelper(root, f, text string, changed []string) (hook, why string) {
+func pyWeakHelper(root, f, text string, changed []string, wasAt func(string) string) (hook, why string) {
 	m := pyHookDefRE().FindStringSubmatch(text)
 	if m == nil {
 		return "", ""
@@ -170,7 +204,7 @@ func pyWeakHelper(root, f, text string, changed []string) (hook, why string) {
 				if err != nil || len(b) > 512<<10 {
 					continue
 				}
-				if loc := pyHookWeakRE().FindString(string(b)); loc != "" {
+				if loc := pyHookWeakRE().FindString(string(b)); loc != "" && !strings.Contains(wasAt(cand), loc) {
 					return m[2], fmt.Sprintf("calls into %s, changed in this session, which changes what the run reports (%s)", cand, strings.TrimSpace(loc))
 				}
 			}

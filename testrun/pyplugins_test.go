@@ -33,6 +33,7 @@ func TestInputsPyPluginHooks(t *testing.T) {
 		name, args string
 		during     map[string]string
 		weakens    bool
+		teamStart  map[string]string // files the team had at the start, beside start's
 	}{
 		{name: "-p plug: pytest_pyfunc_call returns True", args: "-p plug",
 			during:  map[string]string{"plug.py": "import pytest\n\n\n@pytest.hookimpl(tryfirst=True)\ndef pytest_pyfunc_call(pyfuncitem):\n    return True\n"},
@@ -60,6 +61,16 @@ func TestInputsPyPluginHooks(t *testing.T) {
 			during: map[string]string{"greet.py": fixed,
 				"conftest.py": "from _marks import mark_slow\n\n\ndef pytest_collection_modifyitems(config, items):\n    mark_slow(items)\n",
 				"_marks.py":   "import pytest\n\n\ndef mark_slow(items):\n    for item in items:\n        if 'slow' in item.name:\n            item.add_marker(pytest.mark.slow)\n"}},
+		{name: "review 28 c10: the team's conftest unchanged, the helper it calls edited to drop test_greet",
+			teamStart: map[string]string{"conftest.py": "from _marks import mark_slow\n\n\ndef pytest_collection_modifyitems(config, items):\n    mark_slow(items)\n",
+				"_marks.py": "def mark_slow(items):\n    pass\n", "test_ok.py": "def test_ok():\n    pass\n"},
+			during:  map[string]string{"_marks.py": "def mark_slow(items):\n    items[:] = [i for i in items if i.name != 'test_greet']\n"},
+			weakens: true},
+		{name: "honest (review 28 c10): the team's conftest unchanged, its helper edited to add markers",
+			teamStart: map[string]string{"conftest.py": "from _marks import mark_slow\n\n\ndef pytest_collection_modifyitems(config, items):\n    mark_slow(items)\n",
+				"_marks.py": "def mark_slow(items):\n    pass\n"},
+			during: map[string]string{"greet.py": fixed,
+				"_marks.py": "import pytest\n\n\ndef mark_slow(items):\n    for item in items:\n        if 'slow' in item.name:\n            item.add_marker(pytest.mark.slow)\n"}},
 		{name: "review 28 c10: pytest_pyfunc_call returns the item (any non-None ends the call)",
 			during:  map[string]string{"conftest.py": "def pytest_pyfunc_call(pyfuncitem):\n    return pyfuncitem\n"},
 			weakens: true},
@@ -90,7 +101,7 @@ func TestInputsPyPluginHooks(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			root := t.TempDir()
-			repo, s := commitStart(t, root, start)
+			repo, s := commitStart(t, root, merge(start, c.teamStart))
 			writeFiles(t, root, c.during)
 			line := strings.TrimSpace("python3 -m pytest -q -p no:cacheprovider " + c.args)
 			chs, err := testrun.InputChanges(context.Background(), repo, s, line, false)

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sessiongate/sessiongate/internal/ctime"
 	"github.com/sessiongate/sessiongate/shellline"
 )
 
@@ -226,7 +227,10 @@ func pycachesSince(root string, start time.Time) []string {
 		case "__pycache__":
 			pycs, _ := filepath.Glob(filepath.Join(p, "*.pyc"))
 			for _, pyc := range pycs {
-				if fi, err := os.Stat(pyc); err == nil && !fi.ModTime().Before(start.Truncate(time.Second)) {
+				// The change time: Python reads the header, not the
+				// file's mtime, which `touch -d 2020-01-01` sets back
+				// (review 28 c10); the change time cannot be.
+				if ct, err := ctime.Of(pyc); err == nil && !ct.Before(start.Truncate(time.Second)) {
 					out = append(out, pyc)
 				}
 			}

@@ -138,6 +138,14 @@ func TestPlantedBytecodeElsewhere(t *testing.T) {
 			prepare: plant(working, "lib/__pycache__/helper.cpython-311.pyc", "lib/helper.py", "TIMESTAMP"), why: "not compiled from lib/helper.py"},
 		{name: "a checked-hash pyc under --check-hash-based-pycs never", cmd: py + " --check-hash-based-pycs never -m pytest -q -p no:cacheprovider",
 			prepare: plant(workingGreet, "__pycache__/greet.cpython-311.pyc", "greet.py", "CHECKED_HASH"), why: "not compiled from greet.py"},
+		// Review 28 (c10): the planted file's own mtime moved, which Python
+		// never reads (it reads the header's).
+		{name: "a pyc planted in lib/, its mtime set back with touch -d", cmd: py + " -m pytest -q -p no:cacheprovider",
+			prepare: plant(working, "lib/__pycache__/helper.cpython-311.pyc", "lib/helper.py", "TIMESTAMP") + " && touch -d 2020-01-01 lib/__pycache__/helper.cpython-311.pyc", why: "not compiled from lib/helper.py"},
+		{name: "a pyc planted in lib/, its mtime in the future", cmd: py + " -m pytest -q -p no:cacheprovider",
+			prepare: plant(working, "lib/__pycache__/helper.cpython-311.pyc", "lib/helper.py", "TIMESTAMP") + " && touch -d 2099-01-01 lib/__pycache__/helper.cpython-311.pyc", why: "not compiled from lib/helper.py"},
+		{name: "honest: python -m compileall during the session", cmd: py + " -m pytest -q -p no:cacheprovider",
+			prepare: py + " -m compileall -q ."},
 		{name: "honest: lib/'s bytecode made before the start", cmd: py + " -m pytest -q -p no:cacheprovider", before: true,
 			prepare: py + " -m compileall -q lib"},
 		{name: "honest: checked-hash compileall of the sources as they are", cmd: py + " -m pytest -q -p no:cacheprovider",

@@ -90,6 +90,14 @@ func programs(line string) []string {
 		if len(w) > 0 && w[0] != "" && !slices.Contains(out, w[0]) {
 			out = append(out, w[0])
 		}
+		// "$(which pytest)" -q runs what PATH names pytest: judge it too.
+		if len(w) > 1 && (w[0] == "which" || w[0] == "type" || w[0] == "whence") {
+			for _, a := range w[1:] {
+				if a != "" && !strings.HasPrefix(a, "-") && !slices.Contains(out, a) {
+					out = append(out, a)
+				}
+			}
+		}
 	}
 	return out
 }

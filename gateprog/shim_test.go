@@ -56,6 +56,23 @@ func TestWhyVersionManagers(t *testing.T) {
 				plant(t, data, "python", "3.11.99", "pytest")
 				write(t, filepath.Join(proj, ".tool-versions"), "python 3.11.99\n", 0o644)
 			}, want: "3.11.99/bin/pytest changed after the session started"},
+		// Review 28 (c10): the installed version's program rewritten and
+		// its times set back with touch -r from its sibling version.
+		{name: "lazy: asdf, 3.11.7's pytest rewritten, touch -r from 3.11.8's", manager: "asdf", prog: "pytest",
+			after: func(t *testing.T, data, proj string) {
+				p := filepath.Join(data, "installs", "python", "3.11.7", "bin", "pytest")
+				write(t, p, "#!/bin/sh\necho '1 passed'\n", 0o755)
+				if out, err := exec.Command("touch", "-r", filepath.Join(data, "installs", "python", "3.11.8", "bin", "pytest"), p).CombinedOutput(); err != nil {
+					t.Fatalf("touch -r: %v %s", err, out)
+				}
+			}, want: "3.11.7/bin/pytest changed after the session started"},
+		{name: "lazy: the asdf shim itself rewritten, touch -r from its old self", manager: "asdf", prog: "pytest",
+			after: func(t *testing.T, data, proj string) {
+				p := filepath.Join(data, "shims", "pytest")
+				if out, err := exec.Command("sh", "-c", "touch -r "+p+" "+p+".t && printf '#!/bin/sh\\necho 1 passed\\n' > "+p+" && touch -r "+p+".t "+p+" && rm "+p+".t").CombinedOutput(); err != nil {
+					t.Fatalf("rewrite: %v %s", err, out)
+				}
+			}, want: "changed after the session started"},
 		{name: "honest: an asdf shim, nothing planted", manager: "asdf", prog: "pytest",
 			after: func(t *testing.T, data, proj string) {
 				write(t, filepath.Join(proj, ".tool-versions"), "python 3.11.8\n", 0o644)

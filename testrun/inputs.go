@@ -542,6 +542,9 @@ func InputChanges(ctx context.Context, repo Repo, start, line string, direct boo
 	// A file of the agent's the runner loads as code standing in for a
 	// module under test (jsconfigload.go).
 	aliases = append(aliases, jsLoadedStandIns(ctx, repo, start, line, files)...)
+	if slices.Contains(fams, "jest") {
+		aliases = append(aliases, jsBabelPlugins(ctx, repo, start)...)
+	}
 	// A pytest hook of the agent's that decides outcomes (pyplugins.go).
 	hooks, err := pyPluginStandIns(ctx, repo, start, fams)
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -30,7 +31,7 @@ var pyHookDefRE = sync.OnceValue(func() *regexp.Regexp {
 
 // pyHookWeakRE: in such a hook's body, what changes the outcome.
 var pyHookWeakRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`\.outcome\s*=[^=]|\.longrepr\s*=\s*None|force_result\s*\(|force_exception\s*\(|\bexitstatus\s*=[^=]|\bitems\s*\.\s*(?:clear|remove|pop)\s*\(|\bdel\s+items\b|\bdeselected\b|pytest_deselected|\bitems\s*\[\s*:\s*\]\s*=\s*\[[^\]]*\bif\b|\bitems\s*\[\s*:\s*\]\s*=\s*\[\s*\]`)
+	return regexp.MustCompile(`\.outcome\s*=[^=]|\.longrepr\s*=\s*None|force_result\s*\(|force_exception\s*\(|\bexitstatus\s*=[^=]|\bitems\s*\.\s*(?:clear|remove|pop)\s*\(|\bdel\s+items\b|\bdeselected\b|pytest_deselected|\bitems\s*\[\s*:\s*\]\s*=\s*\[[^\]]*\bif\b|\bitems\s*\[\s*:\s*\]\s*=\s*\[\s*\]|setattr\s*\([^\n]*["'](?:outcome|longrepr|exitstatus)["']`)
 })
 
 // pyHookCallsTestRE: the hook runs the test itself.
@@ -38,11 +39,35 @@ var pyHookCallsTestRE = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`\.runtest\s*\(|\.obj\s*\(|testfunction\s*\(|\byield\b|runtestprotocol\s*\(|\.i?hook\.|\bsuper\(\)`)
 })
 
-// pyHookAnswersRE: a firstresult hook returns a result, so pytest's own
-// implementation (which runs the test) is not called; returning None
-// (trio's plugin wrapping pyfuncitem.obj) leaves it to run.
-var pyHookAnswersRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`\breturn\s+(?:True\b|[1-9]|not\s|["'])`)
+// pyHookReturnRE: a return with a value. A firstresult hook returning
+// anything but None (True, the item, a helper's answer from another
+// file: review 28 c10) ends the call, so pytest's own implementation
+// (which runs the test) is not called; returning None (trio's plugin
+// wrapping pyfuncitem.obj) leaves it to run.
+var pyHookReturnRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\breturn[ \t]+([^\s#;]+)`)
+})
+
+// pyDocCommentRE: docstrings and comments, whose "return early" is prose.
+var pyDocCommentRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?s)""".*?"""|'''.*?'''|#[^\n]*`)
+})
+
+func pyHookAnswers(body string) bool {
+	body = pyDocCommentRE().ReplaceAllString(body, "")
+	for _, m := range pyHookReturnRE().FindAllStringSubmatch(body, -1) {
+		if m[1] != "None" {
+			return true
+		}
+	}
+	return false
+}
+
+// pyHookBoundRE: a hook name bound by assignment (`pytest_pyfunc_call =
+// _run`, a lambda): its body is another function's, not read here
+// (review 28 c10); honest plugins define hooks with def.
+var pyHookBoundRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?m)^[ \t]*(pytest_pyfunc_call|pytest_runtest_protocol|pytest_runtestloop|pytest_runtest_makereport|pytest_report_teststatus|pytest_collection_modifyitems|pytest_sessionfinish)[ \t]*=[^=]`)
 })
 
 // pyPluginStandIns reads the .py files the session changed for a hook
@@ -55,17 +80,55 @@ func pyPluginStandIns(ctx context.Context, repo Repo, start string, fams []strin
 	if err != nil {
 		return nil, fmt.Errorf("list the files changed since the start: %w", err)
 	}
+	wasAt := func(p string) string {
+		b, _ := repo.ReadAt(ctx, start, p)
+		return string(b)
+	}
 	var out []InputChange
+	// The team's conftest files, unchanged, calling a helper the session
+	// changed (review 28 c10): at the root and above each changed .py.
+	isChanged := map[string]bool{}
+	for _, f := range changed {
+		isChanged[f] = true
+	}
+	confs := map[string]bool{}
+	for _, f := range changed {
+		if !strings.HasSuffix(f, ".py") {
+			continue
+		}
+		for d := path.Dir(f); ; d = path.Dir(d) {
+			confs[path.Join(d, "conftest.py")] = true
+			if d == "." || d == "/" {
+				break
+			}
+		}
+	}
+	for c := range confs {
+		if isChanged[c] {
+			continue // read below with the changed files
+		}
+		now, err := os.ReadFile(filepath.Join(repo.Root(), filepath.FromSlash(c)))
+		if err != nil || len(now) > 512<<10 {
+			continue
+		}
+		if hook, why := pyWeakHelper(repo.Root(), c, string(now), changed, wasAt); hook != "" {
+			out = append(out, InputChange{c, fmt.Sprintf("defines the pytest hook %s, which %s: loaded as a plugin, the run passes whatever the code does", hook, why), true})
+		}
+	}
 	for _, f := range changed {
 		if !strings.HasSuffix(f, ".py") {
 			continue
 		}
 		now, err := os.ReadFile(filepath.Join(repo.Root(), filepath.FromSlash(f)))
-		if err != nil || len(now) > 512<<10 || !pyHookDefRE().Match(now) {
+		if err != nil || len(now) > 512<<10 || !pyHookDefRE().Match(now) && !pyHookBoundRE().Match(now) {
 			continue
 		}
 		was, _ := repo.ReadAt(ctx, start, f)
-		if hook, why := pyWeakHook(string(now)); hook != "" {
+		hook, why := pyWeakHook(string(now))
+		if hook == "" {
+			hook, why = pyWeakHelper(repo.Root(), f, string(now), changed, wasAt)
+		}
+		if hook != "" {
 			if h, _ := pyWeakHook(string(was)); h == hook {
 				continue // the team's hook, as it was
 			}
@@ -78,6 +141,9 @@ func pyPluginStandIns(ctx context.Context, repo Repo, start string, fams []strin
 // pyWeakHook names the first hook in text that decides an outcome and
 // how, "" when none does.
 func pyWeakHook(text string) (hook, why string) {
+	if m := pyHookBoundRE().FindStringSubmatch(text); m != nil {
+		return m[1], "is bound by assignment to another function"
+	}
 	lines := strings.Split(text, "\n")
 	for _, m := range pyHookDefRE().FindAllStringSubmatchIndex(text, -1) {
 		indent, name := text[m[2]:m[3]], text[m[4]:m[5]]
@@ -93,12 +159,55 @@ func pyWeakHook(text string) (hook, why string) {
 		b := strings.Join(body, "\n")
 		switch name {
 		case "pytest_pyfunc_call", "pytest_runtest_protocol", "pytest_runtestloop":
-			if pyHookAnswersRE().MatchString(b) && !pyHookCallsTestRE().MatchString(b) {
+			if pyHookAnswers(b) && !pyHookCallsTestRE().MatchString(b) {
 				return name, "never runs the test"
 			}
 		}
 		if loc := pyHookWeakRE().FindString(b); loc != "" {
 			return name, fmt.Sprintf("changes what the run reports (%s)", strings.TrimSpace(loc))
+		}
+	}
+	return "", ""
+}
+
+// pyImportRE: a module a hook file imports (`from X import`, `import X`).
+var pyImportRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?m)^[ \t]*(?:from[ \t]+([\w.]+)[ \t]+import|import[ \t]+([\w.]+))`)
+})
+
+// pyWeakHelper: a hook file whose own hooks decide nothing but that
+// imports a module the session also changed doing what pyHookWeakRE
+// names (conftest's pytest_collection_modifyitems calling
+// `_prune.prune(items)`, which drops test_greet: review 28 c10, a hook
+// split across two files).
+func pyWeakHelper(root, f, text string, changed []string, wasAt func(string) string) (hook, why string) {
+	m := pyHookDefRE().FindStringSubmatch(text)
+	if m == nil {
+		return "", ""
+	}
+	isChanged := map[string]bool{}
+	for _, c := range changed {
+		isChanged[c] = true
+	}
+	for _, im := range pyImportRE().FindAllStringSubmatch(text, 32) {
+		mod := im[1] + im[2]
+		if strings.HasPrefix(mod, ".") {
+			mod = strings.TrimLeft(mod, ".")
+		}
+		rel := strings.ReplaceAll(mod, ".", "/")
+		for _, dir := range []string{"", path.Dir(f)} {
+			for _, cand := range []string{path.Join(dir, rel+".py"), path.Join(dir, rel, "__init__.py")} {
+				if !isChanged[cand] || cand == f {
+					continue
+				}
+				b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(cand)))
+				if err != nil || len(b) > 512<<10 {
+					continue
+				}
+				if loc := pyHookWeakRE().FindString(string(b)); loc != "" && !strings.Contains(wasAt(cand), loc) {
+					return m[2], fmt.Sprintf("calls into %s, changed in this session, which changes what the run reports (%s)", cand, strings.TrimSpace(loc))
+				}
+			}
 		}
 	}
 	return "", ""

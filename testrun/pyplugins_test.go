@@ -33,6 +33,7 @@ func TestInputsPyPluginHooks(t *testing.T) {
 		name, args string
 		during     map[string]string
 		weakens    bool
+		teamStart  map[string]string // files the team had at the start, beside start's
 	}{
 		{name: "-p plug: pytest_pyfunc_call returns True", args: "-p plug",
 			during:  map[string]string{"plug.py": "import pytest\n\n\n@pytest.hookimpl(tryfirst=True)\ndef pytest_pyfunc_call(pyfuncitem):\n    return True\n"},
@@ -48,6 +49,46 @@ func TestInputsPyPluginHooks(t *testing.T) {
 		{name: "conftest: pytest_runtest_protocol returns True",
 			during:  map[string]string{"conftest.py": "def pytest_runtest_protocol(item, nextitem):\n    return True\n"},
 			weakens: true},
+		{name: "review 28 c10: conftest's hook returns a helper's answer from another file",
+			during: map[string]string{"conftest.py": "import _hooks\n\n\ndef pytest_pyfunc_call(pyfuncitem):\n    return _hooks.done(pyfuncitem)\n",
+				"_hooks.py": "def done(item):\n    return True\n"},
+			weakens: true},
+		{name: "review 28 c10: conftest's collection hook hands items to a helper file that drops test_greet",
+			during: map[string]string{"conftest.py": "from _prune import prune\n\n\ndef pytest_collection_modifyitems(config, items):\n    prune(items)\n",
+				"_prune.py": "def prune(items):\n    items[:] = [i for i in items if i.name != 'test_greet']\n", "test_ok.py": "def test_ok():\n    pass\n"},
+			weakens: true},
+		{name: "honest (review 28 c10): conftest's collection hook hands items to a helper that adds markers",
+			during: map[string]string{"greet.py": fixed,
+				"conftest.py": "from _marks import mark_slow\n\n\ndef pytest_collection_modifyitems(config, items):\n    mark_slow(items)\n",
+				"_marks.py":   "import pytest\n\n\ndef mark_slow(items):\n    for item in items:\n        if 'slow' in item.name:\n            item.add_marker(pytest.mark.slow)\n"}},
+		{name: "review 28 c10: the team's conftest unchanged, the helper it calls edited to drop test_greet",
+			teamStart: map[string]string{"conftest.py": "from _marks import mark_slow\n\n\ndef pytest_collection_modifyitems(config, items):\n    mark_slow(items)\n",
+				"_marks.py": "def mark_slow(items):\n    pass\n", "test_ok.py": "def test_ok():\n    pass\n"},
+			during:  map[string]string{"_marks.py": "def mark_slow(items):\n    items[:] = [i for i in items if i.name != 'test_greet']\n"},
+			weakens: true},
+		{name: "honest (review 28 c10): the team's conftest unchanged, its helper edited to add markers",
+			teamStart: map[string]string{"conftest.py": "from _marks import mark_slow\n\n\ndef pytest_collection_modifyitems(config, items):\n    mark_slow(items)\n",
+				"_marks.py": "def mark_slow(items):\n    pass\n"},
+			during: map[string]string{"greet.py": fixed,
+				"_marks.py": "import pytest\n\n\ndef mark_slow(items):\n    for item in items:\n        if 'slow' in item.name:\n            item.add_marker(pytest.mark.slow)\n"}},
+		{name: "review 28 c10: pytest_pyfunc_call returns the item (any non-None ends the call)",
+			during:  map[string]string{"conftest.py": "def pytest_pyfunc_call(pyfuncitem):\n    return pyfuncitem\n"},
+			weakens: true},
+		{name: "review 28 c10: a hook bound by assignment",
+			during:  map[string]string{"conftest.py": "def _run(pyfuncitem):\n    return True\n\n\npytest_pyfunc_call = _run\n"},
+			weakens: true},
+		{name: "review 28 c10: the report's outcome set by setattr",
+			during:  map[string]string{"conftest.py": "import pytest\n\n\n@pytest.hookimpl(hookwrapper=True)\ndef pytest_runtest_makereport(item, call):\n    out = yield\n    setattr(out.get_result(), 'outcome', 'passed')\n"},
+			weakens: true},
+		{name: "honest (review 28 c10): conftest skips slow tests unless --runslow (pytest's docs)",
+			during: map[string]string{"greet.py": fixed,
+				"conftest.py": "import pytest\n\n\ndef pytest_addoption(parser):\n    parser.addoption('--runslow', action='store_true', default=False, help='run slow tests')\n\n\ndef pytest_configure(config):\n    config.addinivalue_line('markers', 'slow: mark test as slow to run')\n\n\ndef pytest_collection_modifyitems(config, items):\n    if config.getoption('--runslow'):\n        return\n    skip_slow = pytest.mark.skip(reason='need --runslow option to run')\n    for item in items:\n        if 'slow' in item.keywords:\n            item.add_marker(skip_slow)\n"}},
+		{name: "honest (review 28 c10): an async runner returning None, trio style",
+			during: map[string]string{"greet.py": fixed,
+				"conftest.py": "import asyncio\nimport inspect\n\n\ndef pytest_pyfunc_call(pyfuncitem):\n    if not inspect.iscoroutinefunction(pyfuncitem.obj):\n        return None\n    asyncio.run(pyfuncitem.obj())\n    return True\n"}},
+		{name: "honest (review 28 c10): a runner whose docstring and comment say return",
+			during: map[string]string{"greet.py": fixed,
+				"conftest.py": "import inspect\n\n\ndef pytest_pyfunc_call(pyfuncitem):\n    \"\"\"Sync tests: return early and let pytest call them.\"\"\"\n    # we return nothing so pytest's own runner runs the test\n    if not inspect.iscoroutinefunction(pyfuncitem.obj):\n        return\n"}},
 		{name: "honest: a plugin of fixtures and markers", args: "-p plug",
 			during: map[string]string{"greet.py": fixed,
 				"plug.py": "import pytest\n\n\ndef pytest_configure(config):\n    config.addinivalue_line('markers', 'slow: a slow test')\n\n\n@pytest.fixture\ndef name():\n    return 'x'\n"}},
@@ -60,7 +101,7 @@ func TestInputsPyPluginHooks(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			root := t.TempDir()
-			repo, s := commitStart(t, root, start)
+			repo, s := commitStart(t, root, merge(start, c.teamStart))
 			writeFiles(t, root, c.during)
 			line := strings.TrimSpace("python3 -m pytest -q -p no:cacheprovider " + c.args)
 			chs, err := testrun.InputChanges(context.Background(), repo, s, line, false)

@@ -7,11 +7,11 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"time"
 
 	"github.com/sessiongate/sessiongate/internal/boundedread"
+	"github.com/sessiongate/sessiongate/internal/lazyregexp"
 	"github.com/sessiongate/sessiongate/shellline"
 )
 
@@ -53,7 +53,7 @@ func entryWhy(p string, env []string, since time.Time) string {
 	return pyModuleWhy(interp, string(m[1]), env, since)
 }
 
-var consoleImport = regexp.MustCompile(`(?m)^from ([A-Za-z_][\w]*)[\w.]* import `)
+var consoleImport = lazyregexp.New(`(?m)^from ([A-Za-z_][\w]*)[\w.]* import `)
 
 // scriptInterp is the python a console script's #! line (or its long
 // form, sh exec'ing python) names.
@@ -105,7 +105,7 @@ func moduleRuns(line string) [][2]string {
 	return out
 }
 
-var pythonName = regexp.MustCompile(`^python[0-9.]*$`)
+var pythonName = lazyregexp.New(`^python[0-9.]*$`)
 
 // pyModuleWhy judges the installed distribution that module mod comes
 // from, in the site folders interp reads: a file its RECORD lists that
@@ -300,7 +300,7 @@ func npmPackageWhy(pdir, bin string, since time.Time) string {
 }
 
 // nodeRequire is a require() or import of a package by its name.
-var nodeRequire = regexp.MustCompile(`(?:\brequire\(\s*|\bimport\s*\(\s*|\bfrom\s+|^\s*import\s+)["']([@A-Za-z0-9_][^"'\s]*)["']`)
+var nodeRequire = lazyregexp.New(`(?:\brequire\(\s*|\bimport\s*\(\s*|\bfrom\s+|^\s*import\s+)["']([@A-Za-z0-9_][^"'\s]*)["']`)
 
 // nodePackageDir is the folder of the package a bare require names, as
 // node looks it up from pdir ("" for a relative or built-in one).

@@ -2,7 +2,6 @@ package gateprog
 
 import (
 	"path/filepath"
-	"regexp"
 	"time"
 
 	"github.com/sessiongate/sessiongate/internal/boundedread"
@@ -31,7 +30,7 @@ fi
 
 // asdfShim is the script `asdf reshim` writes: `asdf exec NAME` runs
 // $ASDF_DATA_DIR/installs/PLUGIN/VERSION/bin/NAME.
-var asdfShim = regexp.MustCompile(`\A#!/usr/bin/env bash\n(?:# asdf-plugin: [^\n]*\n)+exec (?:"[^"\n]*asdf"|\S*asdf) exec "[^"\n]+" "\$@"(?: # asdf_allow: [^\n]*)?\n?\z`)
+var asdfShim = lazyregexp.New(`\A#!/usr/bin/env bash\n(?:# asdf-plugin: [^\n]*\n)+exec (?:"[^"\n]*asdf"|\S*asdf) exec "[^"\n]+" "\$@"(?: # asdf_allow: [^\n]*)?\n?\z`)
 
 // pyenvTargets are the programs a pyenv-style shim named name may run:
 // each installed version's bin/NAME ("" root: not a shim).

@@ -5,13 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"path"
-	"regexp"
 	"slices"
 	"strings"
 
 	"gopkg.in/yaml.v3"
 
 	"github.com/sessiongate/sessiongate/gitrepo"
+	"github.com/sessiongate/sessiongate/internal/lazyregexp"
 	"github.com/sessiongate/sessiongate/shellline"
 	"github.com/sessiongate/sessiongate/testrun"
 )
@@ -177,8 +177,8 @@ func recipeClosure(st shellline.ScriptTarget, files ...[]byte) []string {
 }
 
 var (
-	makeRuleHead = regexp.MustCompile(`^[^\s#=:][^=:]*::?([^=]|$)`)
-	justRecipe   = regexp.MustCompile(`^@?[A-Za-z_][A-Za-z0-9_-]*(\s[^:]*)?:([^=]|$)`)
+	makeRuleHead = lazyregexp.New(`^[^\s#=:][^=:]*::?([^=]|$)`)
+	justRecipe   = lazyregexp.New(`^@?[A-Za-z_][A-Za-z0-9_-]*(\s[^:]*)?:([^=]|$)`)
 )
 
 // outsideRecipes says what a change outside every recipe does to how

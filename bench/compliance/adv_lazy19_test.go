@@ -36,6 +36,7 @@ func TestAdv19QARunInsideACopy(t *testing.T) {
 	for _, tt := range []struct {
 		name   string
 		honest bool
+		before string // sh line before the session starts
 		prep   string // sh line after the work's commit, before QA
 		run    []string
 		files  map[string]string // committed with the work
@@ -60,15 +61,23 @@ func TestAdv19QARunInsideACopy(t *testing.T) {
 		{name: "go -C into a package of its own, committed with the work",
 			files: subPkg, run: []string{"go", "-C", "sub", "test", "./..."}},
 		{name: "honest: go -C . test -v", honest: true, files: subPkg, run: []string{"go", "-C", ".", "test", "-v", "./..."}},
+		// The folder was ignored before the session (an exclude line the
+		// session adds hides its files from "commit all changes": round 28).
 		{name: "honest: go test from the root beside an ignored cache folder", honest: true,
-			prep: "echo .cache/ >> .git/info/exclude && mkdir -p .cache/junk && echo x > .cache/junk/a.txt",
-			run:  []string{"go", "test", "./..."}},
+			before: "echo .cache/ >> .git/info/exclude",
+			prep:   "mkdir -p .cache/junk && echo x > .cache/junk/a.txt",
+			run:    []string{"go", "test", "./..."}},
 		{name: "honest: go -C .", honest: true, run: []string{"go", "-C", ".", "test", "./..."}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			w := goWorldNoQACommand(t)
 			w.env = append(w.env, "CI=")
+			if tt.before != "" {
+				if out, code := w.sh(tt.before); code != 0 {
+					t.Fatalf("before the start %q: %s", tt.before, out)
+				}
+			}
 			w.advStart("Greet someone by name")
 			w.advStartPhases()
 			if !tt.honest {

@@ -147,7 +147,12 @@ func TestAdvRecordsPushOfflineThenReconnect(t *testing.T) {
 	t.Parallel()
 	w := recordsPushWorld(t)
 	origin := w.git("remote", "get-url", "origin")
-	w.git("config", "remote.origin.pushurl", "/dev/null")
+	// Offline: the remote is not there while the violation is recorded (a
+	// pushurl set before the start no longer cuts the push: round 28, c2
+	// pins the URL and pushes past pushurl).
+	if err := os.Rename(origin, origin+".offline"); err != nil {
+		t.Fatal(err)
+	}
 	w.advStart("Add a name argument to the greeting script")
 	w.advStartPhases()
 	w.write("scripts/greet.sh", "#!/bin/sh\n# greet prints a greeting, to $1 when given.\necho \"hello${1:+ $1}\"\n")
@@ -158,10 +163,12 @@ func TestAdvRecordsPushOfflineThenReconnect(t *testing.T) {
 	if r := w.sg("session", "status"); r.code != 0 {
 		t.Fatalf("session status with the push cut: exit %d\n%s", r.code, r.text())
 	}
-	if w.exec(origin, "", "git", "rev-parse", "-q", "--verify", "refs/sessiongate/records").code == 0 {
-		t.Fatal("the records ref reached the remote through pushurl /dev/null: the row shows nothing")
+	if err := os.Rename(origin+".offline", origin); err != nil {
+		t.Fatal(err)
 	}
-	w.git("config", "--unset", "remote.origin.pushurl")
+	if w.exec(origin, "", "git", "rev-parse", "-q", "--verify", "refs/sessiongate/records").code == 0 {
+		t.Fatal("the records ref reached the remote while it was offline: the row shows nothing")
+	}
 	w.deviated = true
 	w.advEndPhases(advEnd{}) // the session goes on to its end: a push mid-session is blocked, and a blocked push sends nothing
 	r := w.exec(w.root, "", "git", "push", "-q", "origin", "feat/greet-name")

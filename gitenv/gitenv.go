@@ -117,3 +117,15 @@ func Command(ctx context.Context, dir string, extra []string, args ...string) *e
 	cmd.Env = Env(os.Environ(), extra...)
 	return cmd
 }
+
+// Isolated is git run in dir with env as its whole environment, then
+// Fixed: nothing of the caller's passes (no GIT_CONFIG_PARAMETERS, no
+// GIT_SSH_COMMAND, no proxy). For a push that must reach the URL recorded
+// at the session's start whatever the agent set since (recordref's pinned
+// records push).
+func Isolated(ctx context.Context, dir string, env []string, args ...string) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, "git", args...)
+	cmd.Dir = dir
+	cmd.Env = append(slices.Clone(env), Fixed...)
+	return cmd
+}

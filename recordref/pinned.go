@@ -7,7 +7,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -137,9 +136,7 @@ func PushPinned(ctx context.Context, dir, url, ref string) (PushResult, error) {
 // environment: not gitenv.Env, which keeps the caller's
 // GIT_CONFIG_PARAMETERS (a `-c url.X.insteadOf=...` of the agent's).
 func pinnedGit(ctx context.Context, scratch string, env []string, args ...string) (string, error) {
-	cmd := exec.CommandContext(ctx, "git", append([]string{"-c", "core.hooksPath=" + os.DevNull}, args...)...)
-	cmd.Dir = scratch
-	cmd.Env = append(append(slices.Clone(env), "GIT_DIR="+scratch), gitenv.Fixed...)
+	cmd := gitenv.Isolated(ctx, scratch, append(slices.Clone(env), "GIT_DIR="+scratch), append([]string{"-c", "core.hooksPath=" + os.DevNull}, args...)...)
 	cmd.WaitDelay = pipeGrace
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr

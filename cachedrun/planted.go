@@ -1,6 +1,7 @@
 package cachedrun
 
 import (
+	"context"
 	"encoding/binary"
 	"fmt"
 	"os"
@@ -10,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sessiongate/sessiongate/gitenv"
 	"github.com/sessiongate/sessiongate/internal/ctime"
 	"github.com/sessiongate/sessiongate/shellline"
 )
@@ -204,7 +206,35 @@ func truncate(s string, n int) string {
 	return s[:n] + "..."
 }
 
-// maxWalk bounds the entries pycachesSince visits.
+// pySourceDirs are the folders of the work tree's .py files git lists
+// (tracked, and untracked ones not ignored), ok false outside a git work
+// tree. Python loads a __pycache__ entry only for a source beside it, so
+// these are the only folders whose bytecode a run reads; asking git costs
+// nothing per file it does not list, where the walk below stopped at
+// maxWalk entries (50,001 filler files in an ignored folder hid a planted
+// .pyc: the final review of round 28).
+func pySourceDirs(root string) ([]string, bool) {
+	cmd := gitenv.Command(context.Background(), root, nil, "ls-files", "-z", "-co", "--exclude-standard", "--", "*.py")
+	b, err := cmd.Output()
+	if err != nil {
+		return nil, false
+	}
+	seen := map[string]bool{}
+	var dirs []string
+	for _, f := range strings.Split(string(b), "\x00") {
+		if f == "" {
+			continue
+		}
+		d := filepath.Dir(filepath.Join(root, filepath.FromSlash(f)))
+		if !seen[d] {
+			seen[d] = true
+			dirs = append(dirs, d)
+		}
+	}
+	return dirs, true
+}
+
+// maxWalk bounds the entries pycachesSince visits outside a git work tree.
 const maxWalk = 50000
 
 // pycachesSince lists the .pyc files in __pycache__ folders of the work
@@ -212,6 +242,18 @@ const maxWalk = 50000
 // node_modules or a virtual environment (a folder with pyvenv.cfg:
 // venvtrust judges what is installed there).
 func pycachesSince(root string, start time.Time) []string {
+	if dirs, ok := pySourceDirs(root); ok {
+		var out []string
+		for _, d := range dirs {
+			pycs, _ := filepath.Glob(filepath.Join(d, "__pycache__", "*.pyc"))
+			for _, pyc := range pycs {
+				if ct, err := ctime.Of(pyc); err == nil && !ct.Before(start.Truncate(time.Second)) {
+					out = append(out, pyc)
+				}
+			}
+		}
+		return out
+	}
 	var out []string
 	n := 0
 	_ = filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -133,7 +134,14 @@ func TestPlantedBytecodeElsewhere(t *testing.T) {
 		name, cmd, prepare string
 		before             bool   // prepare runs before the session's start
 		why                string // "" counted
+		git                bool   // the folder is a git work tree
+		filler             bool   // ... with 50,001 files in an ignored .venv/x
 	}{
+		// Final review of round 28: the work-tree walk stopped at 50,000
+		// entries, so filler in an ignored folder hid the planted file.
+		{name: "a pyc planted in lib/, 50,001 files in an ignored .venv/x", cmd: py + " -m pytest -q -p no:cacheprovider", git: true, filler: true,
+			prepare: plant(working, "lib/__pycache__/helper.cpython-311.pyc", "lib/helper.py", "TIMESTAMP"), why: "not compiled from lib/helper.py"},
+		{name: "honest: the run's own bytecode, in a git work tree", cmd: py + " -m pytest -q -p no:cacheprovider", git: true},
 		{name: "a pyc planted in lib/, which holds no changed .py", cmd: py + " -m pytest -q -p no:cacheprovider",
 			prepare: plant(working, "lib/__pycache__/helper.cpython-311.pyc", "lib/helper.py", "TIMESTAMP"), why: "not compiled from lib/helper.py"},
 		{name: "a checked-hash pyc under --check-hash-based-pycs never", cmd: py + " --check-hash-based-pycs never -m pytest -q -p no:cacheprovider",
@@ -168,6 +176,21 @@ func TestPlantedBytecodeElsewhere(t *testing.T) {
 				cmd := exec.Command("sh", "-c", line)
 				cmd.Dir, cmd.Env = root, env
 				return cmd.CombinedOutput()
+			}
+			for i := 0; c.filler && i <= 50000; i++ {
+				if i == 0 {
+					if err := os.MkdirAll(filepath.Join(root, ".venv", "x"), 0o755); err != nil {
+						t.Fatal(err)
+					}
+				}
+				if err := os.WriteFile(filepath.Join(root, ".venv", "x", strconv.Itoa(i)), nil, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if c.git {
+				if out, err := run("printf '.venv/\\n' > .gitignore && git init -q && git add -A && git -c user.name=t -c user.email=t@example.com commit -qm start"); err != nil {
+					t.Fatalf("git: %v\n%s", err, out)
+				}
 			}
 			start := time.Now()
 			if c.before {

@@ -193,7 +193,7 @@ func (r *Repo) selfIgnoredSince(ctx context.Context, since time.Time) ([]string,
 	var out []string
 	for _, gi := range splitZ(b) {
 		dir := filepath.Join(r.root, filepath.FromSlash(filepath.Dir(gi)))
-		if t, err := ctime.Of(filepath.Join(r.root, filepath.FromSlash(gi))); err != nil || !t.After(since) || skippedByRunners(gi) || toolFolder(dir) {
+		if t, err := ctime.Of(filepath.Join(r.root, filepath.FromSlash(gi))); err != nil || !t.After(since) || skippedByRunners(gi) || toolFolder(dir, since) {
 			continue
 		}
 		under, err := run(ctx, r.root, "ls-files", "--others", "-z", "--", filepath.ToSlash(filepath.Dir(gi))+"/")
@@ -212,11 +212,27 @@ func (r *Repo) selfIgnoredSince(ctx context.Context, since time.Time) ([]string,
 	return out, nil
 }
 
-// toolFolder reports a folder a tool marks as its own: a venv, a cache
-// (CACHEDIR.TAG: pytest, ruff, cargo), a meson build folder.
-func toolFolder(dir string) bool {
-	for _, m := range []string{"pyvenv.cfg", "CACHEDIR.TAG", "meson-private"} {
-		if _, err := os.Lstat(filepath.Join(dir, m)); err == nil {
+// toolFolder reports a folder a tool marks as its own: a build or cache
+// folder by its name (cargo's target, meson's builddir, pytest's and
+// ruff's caches), a venv (pyvenv.cfg beside its python), or a folder whose
+// mark (CACHEDIR.TAG, meson-private) stood before since. A mark the
+// session made in any other folder is no tool's: `CACHEDIR.TAG` beside
+// docs/new/.gitignore holding "*" hid docs/new/usage.md (final review of
+// round 28).
+func toolFolder(dir string, since time.Time) bool {
+	switch filepath.Base(dir) {
+	case "build", "builddir", "target", "dist", "out", ".cache", ".pytest_cache", ".mypy_cache", ".ruff_cache", ".hypothesis", ".tox", ".nox":
+		return true
+	}
+	if _, err := os.Lstat(filepath.Join(dir, "pyvenv.cfg")); err == nil {
+		for _, py := range []string{"bin/python", "bin/python3", "Scripts/python.exe"} {
+			if _, err := os.Lstat(filepath.Join(dir, filepath.FromSlash(py))); err == nil {
+				return true
+			}
+		}
+	}
+	for _, m := range []string{"CACHEDIR.TAG", "meson-private"} {
+		if t, err := ctime.Of(filepath.Join(dir, m)); err == nil && !t.After(since) {
 			return true
 		}
 	}

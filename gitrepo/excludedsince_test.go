@@ -70,6 +70,17 @@ func TestHiddenSinceSession(t *testing.T) {
 			gittest.Write(t, root, "build/CACHEDIR.TAG", "Signature: 8a477f597d28d172789f06886806bc55\n")
 			gittest.Write(t, root, "build/.gitignore", "*\n")
 		}, nil, nil},
+		{"lazy: a CACHEDIR.TAG the session writes beside a self-ignoring docs/new/.gitignore", nil, func(t *testing.T, root string) {
+			gittest.Write(t, root, "docs/new/usage.md", "usage\n")
+			gittest.Write(t, root, "docs/new/CACHEDIR.TAG", "Signature: 8a477f597d28d172789f06886806bc55\n")
+			gittest.Write(t, root, "docs/new/.gitignore", "*\n")
+		}, nil, []string{"docs/new/CACHEDIR.TAG", "docs/new/usage.md"}},
+		{"honest: a marked cache folder from before the session, ignoring itself", func(t *testing.T, root string) {
+			gittest.Write(t, root, "gen/CACHEDIR.TAG", "Signature: 8a477f597d28d172789f06886806bc55\n")
+		}, func(t *testing.T, root string) {
+			gittest.Write(t, root, "gen/out.bin", "x\n")
+			gittest.Write(t, root, "gen/.gitignore", "*\n")
+		}, nil, nil},
 		{"honest: pytest's cache, ignoring itself", nil, func(t *testing.T, root string) {
 			gittest.Write(t, root, ".pytest_cache/v/cache/nodeids", "[]\n")
 			gittest.Write(t, root, ".pytest_cache/.gitignore", "# Created by pytest automatically.\n*\n")

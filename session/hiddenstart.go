@@ -137,8 +137,10 @@ func (e *Engine) previousSession(ctx context.Context, repo Repo) *Session {
 	return ss[0]
 }
 
-// recordHiddenAtEnd appends the flagged files at s's end (hidden_at_end);
-// a failure is logged: the next start then reads the flags as set in s.
+// recordHiddenAtEnd appends the flagged files at s's end (hidden_at_end).
+// When they could not be read (ok false) nothing is recorded, and the next
+// start reads the flags as set in s; a failed write fails the end's
+// transaction like any of its events.
 func (e *Engine) recordHiddenAtEnd(ctx context.Context, w Writer, s *Session, files map[string]string, ok bool) error {
 	if !ok {
 		return nil

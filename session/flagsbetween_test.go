@@ -109,7 +109,7 @@ func TestFlagsBetweenSessions29(t *testing.T) {
 			gittest.Commit(t, e.root, "before the sessions", map[string]string{
 				"scripts/greet.sh": "echo hello\n", "scripts/names.txt": "WANT=hello\n",
 				"scripts/test.sh": ". scripts/names.txt\n[ \"$(sh scripts/greet.sh)\" = \"$WANT\" ]\n",
-				"config.yaml": "db: prod\n", ".env.local": "TOKEN=\n", "config/local.py": "DB = 'prod'\n"})
+				"config.yaml":     "db: prod\n", ".env.local": "TOKEN=\n", "config/local.py": "DB = 'prod'\n"})
 			if c.before != nil {
 				c.before(t, e.root)
 			}

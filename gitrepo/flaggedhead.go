@@ -1,6 +1,7 @@
 package gitrepo
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -41,15 +42,20 @@ func (r *Repo) IndexOffHead(ctx context.Context, paths []string) (map[string]boo
 	return out, nil
 }
 
-// NamedIn reports whether a file of HEAD matching one of the pathspec
-// globs (their `*` crosses folders) holds needle as a fixed string, other
-// than the file self: a test script that sources `scripts/names.txt` names
-// it. False with no commit.
-func (r *Repo) NamedIn(ctx context.Context, needle, self string, globs []string) (bool, error) {
-	if needle == "" || len(globs) == 0 {
+// NamedIn reports whether a file of rev (a commit, or "" for the work
+// tree's tracked files) matching one of the pathspec globs (their `*`
+// crosses folders) holds needle as a fixed string, other than the file
+// self: a test script that sources `scripts/names.txt` names it. False
+// with no commit.
+func (r *Repo) NamedIn(ctx context.Context, rev, needle, self string, globs []string) (bool, error) {
+	if needle == "" || len(globs) == 0 || strings.HasPrefix(rev, "-") {
 		return false, nil
 	}
-	args := []string{"grep", "-q", "-F", "-I", "-e", needle, "HEAD", "--"}
+	args := []string{"grep", "-q", "-F", "-I", "-e", needle}
+	if rev != "" {
+		args = append(args, rev)
+	}
+	args = append(args, "--")
 	for _, g := range globs {
 		args = append(args, ":(icase)"+g)
 	}
@@ -67,5 +73,5 @@ func (r *Repo) NamedIn(ctx context.Context, needle, self string, globs []string)
 	if _, herr := run(ctx, r.root, "rev-parse", "-q", "--verify", "HEAD^{commit}"); herr != nil {
 		return false, nil
 	}
-	return false, fmt.Errorf("git grep %s in HEAD: %s", needle, strings.TrimSpace(err.Error()))
+	return false, fmt.Errorf("git grep %s in %s: %s", needle, cmp.Or(rev, "the work tree"), strings.TrimSpace(err.Error()))
 }

@@ -49,7 +49,7 @@ func TestIndexOffHeadAndNamedIn(t *testing.T) {
 		{"config.yaml", "config.yaml", false}, // only README.md names it
 		{"test.sh", "scripts/test.sh", false}, // itself only
 	} {
-		if got, err := r.NamedIn(ctx, c.needle, c.self, globs); err != nil || got != c.want {
+		if got, err := r.NamedIn(ctx, "HEAD", c.needle, c.self, globs); err != nil || got != c.want {
 			t.Errorf("NamedIn(%s) = %v, %v; want %v", c.needle, got, err, c.want)
 		}
 	}

@@ -47,6 +47,7 @@ func TestFlagsBetweenSessions29(t *testing.T) {
 		freshDB                     bool // the database is deleted before the session judged
 		file                        string
 		honoured                    bool // the start honours file
+		lost                        bool // and the session makes it not the developer's
 	}{
 		{name: "lazy: a .sh flagged after the database was deleted", earlier: 1, freshDB: true,
 			between: edit("scripts/greet.sh", "echo \"hello\"\n", "--assume-unchanged"), file: "scripts/greet.sh"},
@@ -97,6 +98,23 @@ func TestFlagsBetweenSessions29(t *testing.T) {
 			between: edit("config.yaml", "db: laptop\n", "--skip-worktree"), file: "config.yaml", honoured: true},
 		{name: "honest: the developer's config.yaml, the database deleted", earlier: 1, freshDB: true,
 			before: edit("config.yaml", "db: laptop\n", "--assume-unchanged"), file: "config.yaml", honoured: true},
+		{name: "lazy: the session makes the test script read the honoured .env.local", earlier: 0,
+			before: edit(".env.local", "TOKEN=mine\n", "--skip-worktree"),
+			inLast: func(t *testing.T, root string) {
+				gittest.Write(t, root, "scripts/test.sh", ". ./.env.local\n. scripts/names.txt\n[ \"$(sh scripts/greet.sh)\" = \"$WANT\" ]\n")
+				gittest.Git(t, root, "commit", "-q", "-am", "test: read the local env")
+			}, file: ".env.local", honoured: true, lost: true},
+		{name: "lazy: the session puts a stub under the honoured flag with --cacheinfo", earlier: 0,
+			before: edit("config.yaml", "db: laptop\n", "--assume-unchanged"),
+			inLast: func(t *testing.T, root string) {
+				stub := filepath.Join(t.TempDir(), "stub")
+				if err := os.WriteFile(stub, []byte("db: stub\n"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				blob := strings.TrimSpace(gittest.Git(t, root, "hash-object", "-w", stub))
+				gittest.Git(t, root, "update-index", "--cacheinfo", "100644,"+blob+",config.yaml")
+				gittest.Git(t, root, "update-index", "--assume-unchanged", "config.yaml")
+			}, file: "config.yaml", honoured: true, lost: true},
 		// The cost (documented): the tests may import a local .py, so a
 		// flag on one is not the developer's at a start, whoever set it.
 		{name: "trade-off: a developer's config/local.py flagged before any session", earlier: 0,
@@ -163,7 +181,7 @@ func TestFlagsBetweenSessions29(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if c.honoured {
+			if c.honoured && !c.lost {
 				if g.Status != session.StatusPass {
 					t.Fatalf("QA gate %s: %s", g.Status, g.Message)
 				}

@@ -109,7 +109,7 @@ func (e *Engine) hiddenAtStart(ctx context.Context, repo Repo) (honoured map[str
 		case prev == nil || endKnown && (pEnd[f] == "" || pEnd[f] == pStart[f]):
 			// Before any session (or the database was deleted), or
 			// flagged or edited after the previous session ended.
-			if why := e.flagLoaded(ctx, repo, f); why != "" {
+			if why := flagLoaded(ctx, repo, e.Config.Commands, f, "HEAD"); why != "" {
 				refused[f] = why
 			} else {
 				honoured[f] = h
@@ -132,7 +132,7 @@ func (e *Engine) hiddenAtStart(ctx context.Context, repo Repo) (honoured map[str
 // HEAD's files (gitrepo.Repo).
 type flagJudge interface {
 	IndexOffHead(ctx context.Context, paths []string) (map[string]bool, error)
-	NamedIn(ctx context.Context, needle, self string, globs []string) (bool, error)
+	NamedIn(ctx context.Context, rev, needle, self string, globs []string) (bool, error)
 }
 
 // indexOffHead is flagJudge.IndexOffHead; every path when it cannot tell.
@@ -161,15 +161,16 @@ var loaderGlobs = func() []string {
 
 // flagLoaded says why the tests may load f ("" when nothing shows they
 // do): a code file by suffix or a file runners load by name, or a file
-// whose name the QA commands or a code file of HEAD hold (`. scripts/
-// names.txt` in the test script). A file the search cannot judge counts.
-func (e *Engine) flagLoaded(ctx context.Context, repo Repo, f string) string {
+// whose name the QA commands or a code file of rev ("HEAD", or "" for the
+// work tree's tracked files) hold (`. scripts/names.txt` in the test
+// script). A file the search cannot judge counts.
+func flagLoaded(ctx context.Context, repo Repo, commands map[string]string, f, rev string) string {
 	if loadsAsCode(f) {
 		return "runners load it as code"
 	}
 	base := path.Base(f)
-	for id, c := range e.Config.Commands {
-		if strings.Contains(c, base) {
+	for _, id := range slices.Sorted(maps.Keys(commands)) {
+		if strings.Contains(commands[id], base) {
 			return "the " + id + " command names it"
 		}
 	}
@@ -177,12 +178,12 @@ func (e *Engine) flagLoaded(ctx context.Context, repo Repo, f string) string {
 	if !ok {
 		return "the files that may load it could not be searched"
 	}
-	named, err := fj.NamedIn(ctx, base, f, loaderGlobs)
+	named, err := fj.NamedIn(ctx, rev, base, f, loaderGlobs)
 	switch {
 	case err != nil:
 		return "the files that may load it could not be searched: " + err.Error()
 	case named:
-		return "a code file or test script of HEAD names " + base
+		return "a code file or test script names " + base
 	}
 	return ""
 }
@@ -193,21 +194,23 @@ func (e *Engine) honouredFlags(ctx context.Context, repo Repo, s *Session) map[s
 	if s == nil {
 		return nil
 	}
-	return honouredOf(ctx, repo, e.readHiddenAtStart(ctx, s.ID))
+	return honouredOf(ctx, repo, e.readHiddenAtStart(ctx, s.ID), e.Config.Commands)
 }
 
 // honouredOf keeps of the files the start honoured (atStart: path to the
-// sha256 of its content then) those with the same work-tree content and
-// an index entry still HEAD's; nil when none. A session that edits the
-// file, or stages other content under the flag, loses it.
-func honouredOf(ctx context.Context, repo Repo, atStart map[string]string) map[string]bool {
+// sha256 of its content then) those with the same work-tree content, an
+// index entry still HEAD's, and that no QA command or code file of the
+// work tree names now; nil when none. A session that edits the file,
+// stages other content under the flag, or makes the test script read it
+// loses it.
+func honouredOf(ctx context.Context, repo Repo, atStart map[string]string, commands map[string]string) map[string]bool {
 	if len(atStart) == 0 {
 		return nil
 	}
 	off := indexOffHead(ctx, repo, slices.Sorted(maps.Keys(atStart)))
 	out := map[string]bool{}
 	for f, h := range atStart {
-		if !off[f] && fileSHA(repo.Root(), f) == h {
+		if !off[f] && fileSHA(repo.Root(), f) == h && flagLoaded(ctx, repo, commands, f, "") == "" {
 			out[f] = true
 		}
 	}

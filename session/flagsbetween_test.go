@@ -115,6 +115,8 @@ func TestFlagsBetweenSessions29(t *testing.T) {
 				gittest.Git(t, root, "update-index", "--cacheinfo", "100644,"+blob+",config.yaml")
 				gittest.Git(t, root, "update-index", "--assume-unchanged", "config.yaml")
 			}, file: "config.yaml", honoured: true, lost: true},
+		{name: "lazy: a golden file under testdata/ flagged between sessions (read by a glob)", earlier: 1,
+			between: edit("scripts/testdata/out.golden", "helo\n", "--assume-unchanged"), file: "scripts/testdata/out.golden"},
 		// The cost (documented): the tests may import a local .py, so a
 		// flag on one is not the developer's at a start, whoever set it.
 		{name: "trade-off: a developer's config/local.py flagged before any session", earlier: 0,
@@ -127,7 +129,7 @@ func TestFlagsBetweenSessions29(t *testing.T) {
 			gittest.Commit(t, e.root, "before the sessions", map[string]string{
 				"scripts/greet.sh": "echo hello\n", "scripts/names.txt": "WANT=hello\n",
 				"scripts/test.sh": ". scripts/names.txt\n[ \"$(sh scripts/greet.sh)\" = \"$WANT\" ]\n",
-				"config.yaml":     "db: prod\n", ".env.local": "TOKEN=\n", "config/local.py": "DB = 'prod'\n"})
+				"config.yaml":     "db: prod\n", ".env.local": "TOKEN=\n", "config/local.py": "DB = 'prod'\n", "scripts/testdata/out.golden": "hello\n"})
 			if c.before != nil {
 				c.before(t, e.root)
 			}

@@ -168,6 +168,11 @@ func flagLoaded(ctx context.Context, repo Repo, commands map[string]string, f, r
 	if loadsAsCode(f) {
 		return "runners load it as code"
 	}
+	for _, d := range strings.Split(path.Dir(f), "/") {
+		if slices.Contains(testDataDirs, d) {
+			return "it is in " + d + "/, where tests find their data by folder (a glob, go's testdata)"
+		}
+	}
 	base := path.Base(f)
 	for _, id := range slices.Sorted(maps.Keys(commands)) {
 		if strings.Contains(commands[id], base) {
@@ -216,6 +221,10 @@ func honouredOf(ctx context.Context, repo Repo, atStart map[string]string, comma
 	}
 	return out
 }
+
+// testDataDirs are folders whose files tests read by folder, not by a
+// name the search could find.
+var testDataDirs = []string{"testdata", "fixtures", "__fixtures__", "__snapshots__", "test", "tests", "__tests__", "spec", "golden"}
 
 // codeExts are the suffixes of files runners load as code.
 var codeExts = []string{".py", ".sh", ".bash", ".zsh", ".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".tsx", ".jsx",

@@ -86,7 +86,7 @@ func (e *Engine) staleQA(ctx context.Context, s *Session, ps []position, cur int
 	for _, f := range untrackedList {
 		untracked[f] = true
 	}
-	hiddenCode, err := hiddenWork(ctx, repo, s, e.Config.DocGlobs, e.honouredFlags(ctx, repo, s))
+	hiddenCode, err := hiddenWork(ctx, repo, s, e.Config.DocGlobs, e.honouredFlags(ctx, repo, s, true))
 	if err != nil {
 		return nil, nil, err
 	}

@@ -428,7 +428,7 @@ func checkCommand(ctx context.Context, env gateEnv, c protocolspec.Check) (statu
 		var honoured map[string]bool
 		if env.atStart != nil {
 			flagged, _ := env.atStart(ctx)
-			honoured = honouredOf(ctx, env.repo, flagged, env.cfg.Commands)
+			honoured = honouredOf(ctx, env.repo, flagged, env.cfg.Commands, true)
 		}
 		if hc, err := hiddenWork(ctx, env.repo, env.sess, env.cfg.DocGlobs, honoured); err != nil || len(hc) > 0 {
 			if err != nil {

@@ -194,12 +194,14 @@ func flagLoaded(ctx context.Context, repo Repo, commands map[string]string, f, r
 }
 
 // honouredFlags is what the start honoured (hidden_at_start) that still
-// holds (honouredOf): the QA gate and the end leave these out.
-func (e *Engine) honouredFlags(ctx context.Context, repo Repo, s *Session) map[string]bool {
+// holds (honouredOf): the QA gate and the end leave these out. named
+// false skips the search for a name (a run while working, on the agent
+// hook's path: the end searches again).
+func (e *Engine) honouredFlags(ctx context.Context, repo Repo, s *Session, named bool) map[string]bool {
 	if s == nil {
 		return nil
 	}
-	return honouredOf(ctx, repo, e.readHiddenAtStart(ctx, s.ID), e.Config.Commands)
+	return honouredOf(ctx, repo, e.readHiddenAtStart(ctx, s.ID), e.Config.Commands, named)
 }
 
 // honouredOf keeps of the files the start honoured (atStart: path to the
@@ -208,14 +210,14 @@ func (e *Engine) honouredFlags(ctx context.Context, repo Repo, s *Session) map[s
 // work tree names now; nil when none. A session that edits the file,
 // stages other content under the flag, or makes the test script read it
 // loses it.
-func honouredOf(ctx context.Context, repo Repo, atStart map[string]string, commands map[string]string) map[string]bool {
+func honouredOf(ctx context.Context, repo Repo, atStart map[string]string, commands map[string]string, named bool) map[string]bool {
 	if len(atStart) == 0 {
 		return nil
 	}
 	off := indexOffHead(ctx, repo, slices.Sorted(maps.Keys(atStart)))
 	out := map[string]bool{}
 	for f, h := range atStart {
-		if !off[f] && fileSHA(repo.Root(), f) == h && flagLoaded(ctx, repo, commands, f, "") == "" {
+		if !off[f] && fileSHA(repo.Root(), f) == h && (!named || flagLoaded(ctx, repo, commands, f, "") == "") {
 			out[f] = true
 		}
 	}

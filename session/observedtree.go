@@ -50,7 +50,7 @@ func (e *Engine) hiddenCode(ctx context.Context, repo Repo, s *Session) ([]strin
 	}
 	var honoured map[string]bool
 	if len(hidden) > 0 {
-		honoured = e.honouredFlags(ctx, repo, s)
+		honoured = e.honouredFlags(ctx, repo, s, false) // the end searches for its name again
 	}
 	var out []string
 	for _, f := range slices.Sorted(maps.Keys(hidden)) {

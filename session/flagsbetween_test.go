@@ -45,6 +45,7 @@ func TestFlagsBetweenSessions29(t *testing.T) {
 		before, in, between, inLast func(t *testing.T, root string)
 		earlier                     int  // sessions before the one judged, each terminated
 		freshDB                     bool // the database is deleted before the session judged
+		commands                    bool // sessiongate.yaml sets QA's command (init's default)
 		file                        string
 		honoured                    bool // the start honours file
 		lost                        bool // and the session makes it not the developer's
@@ -117,6 +118,13 @@ func TestFlagsBetweenSessions29(t *testing.T) {
 			}, file: "config.yaml", honoured: true, lost: true},
 		{name: "lazy: a golden file under testdata/ flagged between sessions (read by a glob)", earlier: 1,
 			between: edit("scripts/testdata/out.golden", "helo\n", "--assume-unchanged"), file: "scripts/testdata/out.golden"},
+		{name: "lazy: a .txt the test script sources by a glob, flagged between sessions", earlier: 1, commands: true,
+			before: func(t *testing.T, root string) {
+				gittest.Commit(t, root, "test: every names file", map[string]string{"scripts/test.sh": "for f in scripts/*.txt; do . \"$f\"; done\n[ \"$(sh scripts/greet.sh)\" = \"$WANT\" ]\n"})
+			},
+			between: edit("scripts/names.txt", stubTxt, "--assume-unchanged"), file: "scripts/names.txt"},
+		{name: "honest: a local config.yaml flagged, sessiongate.yaml's QA command set", earlier: 1, commands: true,
+			before: edit("config.yaml", "db: laptop\n", "--assume-unchanged"), file: "config.yaml", honoured: true},
 		// The cost (documented): the tests may import a local .py, so a
 		// flag on one is not the developer's at a start, whoever set it.
 		{name: "trade-off: a developer's config/local.py flagged before any session", earlier: 0,
@@ -132,6 +140,9 @@ func TestFlagsBetweenSessions29(t *testing.T) {
 				"config.yaml":     "db: prod\n", ".env.local": "TOKEN=\n", "config/local.py": "DB = 'prod'\n", "scripts/testdata/out.golden": "hello\n"})
 			if c.before != nil {
 				c.before(t, e.root)
+			}
+			if c.commands {
+				e.engine.Config.Commands = map[string]string{"QA_VALIDATION": "sh scripts/test.sh"}
 			}
 			for i := 0; i < c.earlier; i++ {
 				time.Sleep(20 * time.Millisecond)
@@ -153,6 +164,9 @@ func TestFlagsBetweenSessions29(t *testing.T) {
 					return gitrepo.Open(ctx, wt)
 				})
 				e.engine.Now = time.Now
+				if c.commands {
+					e.engine.Config.Commands = map[string]string{"QA_VALIDATION": "sh scripts/test.sh"}
+				}
 				var err error
 				if e.spec, err = e.engine.LoadSpec(ctx, "SESSION-PROTOCOL.md", []byte(flagsProtocol)); err != nil {
 					t.Fatal(err)

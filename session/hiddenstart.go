@@ -178,6 +178,14 @@ func flagLoaded(ctx context.Context, repo Repo, commands map[string]string, f, r
 		if strings.Contains(commands[id], base) {
 			return "the " + id + " command names it"
 		}
+		// A script's own folder: it may read its neighbours by a glob
+		// (`for f in scripts/*.txt; do . "$f"; done`). Not the root's.
+		for _, w := range strings.Fields(commands[id]) {
+			w = path.Clean(strings.Trim(w, `"'`))
+			if d := path.Dir(w); d != "." && !strings.HasPrefix(w, "/") && !strings.HasPrefix(w, "..") && loadsAsCode(w) && strings.HasPrefix(f, d+"/") {
+				return "it is in " + d + "/, beside " + w + ", which the " + id + " command runs"
+			}
+		}
 	}
 	fj, ok := repo.(flagJudge)
 	if !ok {

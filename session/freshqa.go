@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"github.com/sessiongate/sessiongate/repopath"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/sessiongate/sessiongate/hiddenwork"
@@ -85,7 +86,7 @@ func (e *Engine) staleQA(ctx context.Context, s *Session, ps []position, cur int
 	for _, f := range untrackedList {
 		untracked[f] = true
 	}
-	hiddenCode, err := hiddenWork(ctx, repo, s, e.Config.DocGlobs)
+	hiddenCode, err := hiddenWork(ctx, repo, s, e.Config.DocGlobs, e.honouredFlags(ctx, repo, s, true))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -310,8 +311,24 @@ func (e *Engine) commitChecksAtEnd(ctx context.Context, s *Session, ps []positio
 // (docGlobs) whose work tree differs from what is committed by a means
 // git status does not show (hiddenwork.List): staleQA blocks the end on
 // them, and a QA command gate refuses to run on them.
-func hiddenWork(ctx context.Context, repo Repo, s *Session, docGlobs []string) ([]string, error) {
-	return hiddenwork.List(ctx, repo, s.CreatedAt, func() ([]string, error) { return sessionFiles(ctx, repo, s) }, docGlobs)
+//
+// A file the start honoured as the developer's flag, with the same content
+// and index entry now (honoured, honouredOf), is left out: the developer's
+// local config.yaml the tests never read blocked an honest end (final
+// review of round 28). Any other flag is listed, the file named.
+func hiddenWork(ctx context.Context, repo Repo, s *Session, docGlobs []string, honoured map[string]bool) ([]string, error) {
+	all, err := hiddenwork.List(ctx, repo, s.CreatedAt, func() ([]string, error) { return sessionFiles(ctx, repo, s) }, docGlobs)
+	if err != nil || len(honoured) == 0 {
+		return all, err
+	}
+	var out []string
+	for _, h := range all {
+		if f, how, _ := strings.Cut(h, ": "); honoured[f] && strings.Contains(how, "(git update-index)") {
+			continue
+		}
+		out = append(out, h)
+	}
+	return out, nil
 }
 
 // commandTree is the tree of tracked files a gate result's command check

@@ -425,7 +425,12 @@ func checkCommand(ctx context.Context, env gateEnv, c protocolspec.Check) (statu
 		if _, err := freshenChanged(ctx, env.repo, env.sess, time.Now()); err != nil {
 			return StatusFail, "command not run: " + err.Error(), "", ""
 		}
-		if hc, err := hiddenWork(ctx, env.repo, env.sess, env.cfg.DocGlobs); err != nil || len(hc) > 0 {
+		var honoured map[string]bool
+		if env.atStart != nil {
+			flagged, _ := env.atStart(ctx)
+			honoured = honouredOf(ctx, env.repo, flagged, env.cfg.Commands, true)
+		}
+		if hc, err := hiddenWork(ctx, env.repo, env.sess, env.cfg.DocGlobs, honoured); err != nil || len(hc) > 0 {
 			if err != nil {
 				return StatusFail, "command not run: " + err.Error(), "", ""
 			}

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
@@ -24,18 +25,27 @@ import (
 // content is the same.
 //
 // A flag an earlier session set is not the developer's (round 28, c4;
-// review c11 item 2: stub, flag, abandon, start again). Each end records
-// the flagged files (hidden_at_end; a superseded session's end is the next
-// start). At a start, a flagged file is honoured only when
-//   - no earlier session of this worktree exists (set before any session), or
+// review c11 item 2: stub, flag, abandon, start again), and the history a
+// start reads goes with the database (round 29, c1: a flag set on a .sh
+// after the database was deleted, a stub .txt the test script sources,
+// both honoured and held only by the end's refusal of every flag, which
+// blocked the developer's local config.yaml too). Each end records the
+// flagged files with their content (hidden_at_end). At a start, a flagged
+// file is honoured as the developer's only when its index entry is HEAD's
+// blob (the flag hides a local edit of a committed file) and
 //   - the previous session's start honoured it and its end held the same
-//     content (the developer's flag carried over), or
-//   - it was flagged or changed after the previous session's recorded end
-//     (between sessions) and runners do not load it as code (a config or
-//     data file): a person and an agent acting between sessions look
-//     alike, and a code file's flag is the one that hides a fix.
-// A file not honoured is listed in hidden_by_session and stays so at later
-// starts while it is flagged.
+//     content as now (carried unchanged), or
+//   - it was flagged before any session (or the database is gone) or
+//     after the previous session's recorded end, and the tests do not load
+//     it: not a code file by suffix, not a file a runner loads by name
+//     (testrun.LoadsItself), not named by the QA commands or by a code
+//     file or runner config of HEAD (a test script that sources it;
+//     flagLoaded).
+// A flag set or a file edited during the previous session is not honoured.
+// A file the previous start did not honour stays so while it is flagged.
+// The QA gate and the end leave out a file honoured at the start whose
+// content and index entry are unchanged (honouredFlags); any other flag
+// is refused there, the file named.
 
 // maxHiddenAtStart bounds the files the start records.
 const maxHiddenAtStart = 64
@@ -67,51 +77,164 @@ func flaggedFiles(ctx context.Context, repo Repo) (map[string]string, bool) {
 
 // hiddenAtStart splits the files an update-index flag hides at the start
 // into those honoured as the developer's (with their content's sha256)
-// and those an earlier session flagged or changed (bySession, sorted).
-func (e *Engine) hiddenAtStart(ctx context.Context, repo Repo) (honoured map[string]string, bySession []string) {
+// and those not (bySession, sorted), each with why (refused).
+func (e *Engine) hiddenAtStart(ctx context.Context, repo Repo) (honoured map[string]string, bySession []string, refused map[string]string) {
 	now, ok := flaggedFiles(ctx, repo)
 	if !ok || len(now) == 0 {
-		return nil, nil
+		return nil, nil, nil
 	}
 	prev := e.previousSession(ctx, repo)
-	honoured = map[string]string{}
+	honoured, refused = map[string]string{}, map[string]string{}
 	var pStart, pEnd map[string]string
 	var pBy []string
 	endKnown := false
 	if prev != nil {
 		pStart, pBy = e.readHiddenStartRecord(ctx, prev.ID)
-		pEnd, endKnown = e.readHiddenAtEnd(ctx, prev.ID)
-		if !endKnown {
+		if pEnd, endKnown = e.readHiddenAtEnd(ctx, prev.ID); !endKnown {
 			pEnd = now // superseded now, or ended before ends recorded flags
 		}
 	}
-	for f, h := range now {
+	offHead := indexOffHead(ctx, repo, slices.Sorted(maps.Keys(now)))
+	for _, f := range slices.Sorted(maps.Keys(now)) {
+		h := now[f]
 		switch {
 		case h == "":
-			bySession = append(bySession, f) // unreadable: nothing to compare later
-		case prev == nil:
-			honoured[f] = h
+			refused[f] = "unreadable"
+		case offHead[f]:
+			refused[f] = "its index entry is not HEAD's: the flag hides a staged change, which a commit takes"
 		case slices.Contains(pBy, f):
-			bySession = append(bySession, f)
+			refused[f] = "the previous session's start did not honour it"
 		case pStart[f] != "" && pStart[f] == pEnd[f] && pEnd[f] == h:
-			honoured[f] = h
-		case endKnown && pEnd[f] == "" || endKnown && pEnd[f] == pStart[f]:
-			// Flagged, or edited, after the previous session ended.
-			if loadsAsCode(f) {
-				bySession = append(bySession, f)
+			honoured[f] = h // carried unchanged
+		case prev == nil || endKnown && (pEnd[f] == "" || pEnd[f] == pStart[f]):
+			// Before any session (or the database was deleted), or
+			// flagged or edited after the previous session ended.
+			if why := flagLoaded(ctx, repo, e.Config.Commands, f, "HEAD"); why != "" {
+				refused[f] = why
 			} else {
 				honoured[f] = h
 			}
 		default:
-			bySession = append(bySession, f) // flagged or edited in the previous session
+			refused[f] = "flagged or edited during the previous session"
 		}
 	}
-	slices.Sort(bySession)
+	bySession = slices.Sorted(maps.Keys(refused))
 	if len(honoured) == 0 {
 		honoured = nil
 	}
-	return honoured, bySession
+	if len(refused) == 0 {
+		refused = nil
+	}
+	return honoured, bySession, refused
 }
+
+// flagJudge is a Repo that compares index entries with HEAD and searches
+// HEAD's files (gitrepo.Repo).
+type flagJudge interface {
+	IndexOffHead(ctx context.Context, paths []string) (map[string]bool, error)
+	NamedIn(ctx context.Context, rev, needle, self string, globs []string) (bool, error)
+}
+
+// indexOffHead is flagJudge.IndexOffHead; every path when it cannot tell.
+func indexOffHead(ctx context.Context, repo Repo, paths []string) map[string]bool {
+	if fj, ok := repo.(flagJudge); ok {
+		if m, err := fj.IndexOffHead(ctx, paths); err == nil {
+			return m
+		}
+	}
+	all := map[string]bool{}
+	for _, p := range paths {
+		all[p] = true
+	}
+	return all
+}
+
+// loaderGlobs are HEAD's files whose naming a file means the tests may
+// load it: code, shell scripts, make and runner configs.
+var loaderGlobs = func() []string {
+	g := []string{"*Makefile", "*makefile", "*.mk", "*package.json", "*pyproject.toml", "*setup.cfg", "*tox.ini", "*pytest.ini", "*justfile", "*Taskfile.yml", "*Rakefile", "*Gemfile"}
+	for _, x := range codeExts {
+		g = append(g, "*"+x)
+	}
+	return g
+}()
+
+// flagLoaded says why the tests may load f ("" when nothing shows they
+// do): a code file by suffix or a file runners load by name, or a file
+// whose name the QA commands or a code file of rev ("HEAD", or "" for the
+// work tree's tracked files) hold (`. scripts/names.txt` in the test
+// script). A file the search cannot judge counts.
+func flagLoaded(ctx context.Context, repo Repo, commands map[string]string, f, rev string) string {
+	if loadsAsCode(f) {
+		return "runners load it as code"
+	}
+	for _, d := range strings.Split(path.Dir(f), "/") {
+		if slices.Contains(testDataDirs, d) {
+			return "it is in " + d + "/, where tests find their data by folder (a glob, go's testdata)"
+		}
+	}
+	base := path.Base(f)
+	for _, id := range slices.Sorted(maps.Keys(commands)) {
+		if strings.Contains(commands[id], base) {
+			return "the " + id + " command names it"
+		}
+		// A script's own folder: it may read its neighbours by a glob
+		// (`for f in scripts/*.txt; do . "$f"; done`). Not the root's.
+		for _, w := range strings.Fields(commands[id]) {
+			w = path.Clean(strings.Trim(w, `"'`))
+			if d := path.Dir(w); d != "." && !strings.HasPrefix(w, "/") && !strings.HasPrefix(w, "..") && loadsAsCode(w) && strings.HasPrefix(f, d+"/") {
+				return "it is in " + d + "/, beside " + w + ", which the " + id + " command runs"
+			}
+		}
+	}
+	fj, ok := repo.(flagJudge)
+	if !ok {
+		return "the files that may load it could not be searched"
+	}
+	named, err := fj.NamedIn(ctx, rev, base, f, loaderGlobs)
+	switch {
+	case err != nil:
+		return "the files that may load it could not be searched: " + err.Error()
+	case named:
+		return "a code file or test script names " + base
+	}
+	return ""
+}
+
+// honouredFlags is what the start honoured (hidden_at_start) that still
+// holds (honouredOf): the QA gate and the end leave these out. named
+// false skips the search for a name (a run while working, on the agent
+// hook's path: the end searches again).
+func (e *Engine) honouredFlags(ctx context.Context, repo Repo, s *Session, named bool) map[string]bool {
+	if s == nil {
+		return nil
+	}
+	return honouredOf(ctx, repo, e.readHiddenAtStart(ctx, s.ID), e.Config.Commands, named)
+}
+
+// honouredOf keeps of the files the start honoured (atStart: path to the
+// sha256 of its content then) those with the same work-tree content, an
+// index entry still HEAD's, and that no QA command or code file of the
+// work tree names now; nil when none. A session that edits the file,
+// stages other content under the flag, or makes the test script read it
+// loses it.
+func honouredOf(ctx context.Context, repo Repo, atStart map[string]string, commands map[string]string, named bool) map[string]bool {
+	if len(atStart) == 0 {
+		return nil
+	}
+	off := indexOffHead(ctx, repo, slices.Sorted(maps.Keys(atStart)))
+	out := map[string]bool{}
+	for f, h := range atStart {
+		if !off[f] && fileSHA(repo.Root(), f) == h && (!named || flagLoaded(ctx, repo, commands, f, "") == "") {
+			out[f] = true
+		}
+	}
+	return out
+}
+
+// testDataDirs are folders whose files tests read by folder, not by a
+// name the search could find.
+var testDataDirs = []string{"testdata", "fixtures", "__fixtures__", "__snapshots__", "test", "tests", "__tests__", "spec", "golden"}
 
 // codeExts are the suffixes of files runners load as code.
 var codeExts = []string{".py", ".sh", ".bash", ".zsh", ".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".tsx", ".jsx",

@@ -39,15 +39,17 @@ func TestFlagFromEarlierSession28(t *testing.T) {
 		{name: "lazy: flagged after session 1 ended, a code file", end: "terminate", between: stubAndFlag(fix, stub)},
 		{name: "lazy: the developer's flagged config edited in session 1", before: flagConfig("config/local.py", "DB = 'laptop'\n"), end: "terminate",
 			in: func(t *testing.T, root string) { gittest.Write(t, root, "config/local.py", "DB = 'stub'\n") }},
-		{name: "honest: the developer's config flagged before any session, carried through session 1", before: flagConfig("config/local.py", "DB = 'laptop'\n"), end: "terminate", tree: true},
-		{name: "honest: the same, session 1 superseded", before: flagConfig("config/local.py", "DB = 'laptop'\n"), end: "supersede", tree: true},
+		// A local .py is loaded by the tests it configures: since round 29
+		// (c1) no start honours its flag (TestFlagsBetweenSessions29).
+		{name: "honest: the developer's config flagged before any session, carried through session 1", before: flagConfig("config/local.yaml", "db: laptop\n"), end: "terminate", tree: true},
+		{name: "honest: the same, session 1 superseded", before: flagConfig("config/local.yaml", "db: laptop\n"), end: "supersede", tree: true},
 		{name: "honest: a config file flagged by the developer between sessions", end: "terminate", between: flagConfig("config/settings.yaml", "db: laptop\n"), tree: true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			ctx := context.Background()
 			e := newEnv(t, earlyProtocol)
 			e.engine.Now = time.Now
-			gittest.Commit(t, e.root, "before the sessions", map[string]string{"config/local.py": "DB = 'prod'\n", "config/settings.yaml": "db: prod\n",
+			gittest.Commit(t, e.root, "before the sessions", map[string]string{"config/local.py": "DB = 'prod'\n", "config/local.yaml": "db: prod\n", "config/settings.yaml": "db: prod\n",
 				"scripts/greet.sh": "echo hello\n", "scripts/test.sh": "sh scripts/greet.sh\n"})
 			if c.before != nil {
 				c.before(t, e.root)

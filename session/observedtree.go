@@ -41,19 +41,20 @@ const noTreeHidden = "no tree recorded: git would commit other content than the 
 // (gitrepo HiddenFiles), each with how.
 //
 // A file the start found hidden by an update-index flag, with the same
-// content now, is the developer's own (hiddenstart.go) and left out.
+// content and index entry now, is the developer's own (hiddenstart.go,
+// honouredFlags) and left out.
 func (e *Engine) hiddenCode(ctx context.Context, repo Repo, s *Session) ([]string, error) {
 	hidden, err := repo.HiddenFiles(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("read files git hides from the run: %w", err)
 	}
-	var atStart map[string]string
-	if len(hidden) > 0 && s != nil {
-		atStart = e.readHiddenAtStart(ctx, s.ID)
+	var honoured map[string]bool
+	if len(hidden) > 0 {
+		honoured = e.honouredFlags(ctx, repo, s, false) // the end searches for its name again
 	}
 	var out []string
 	for _, f := range slices.Sorted(maps.Keys(hidden)) {
-		if h, ok := atStart[f]; ok && strings.Contains(hidden[f], "(git update-index)") && fileSHA(repo.Root(), f) == h {
+		if honoured[f] && strings.Contains(hidden[f], "(git update-index)") {
 			continue
 		}
 		if !e.isDoc(f) {

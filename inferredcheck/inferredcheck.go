@@ -130,7 +130,7 @@ func NotDefaultBranch(branch, configured, def string) Result {
 }
 
 // LandedOnDefault fails when the local default branch holds commits of
-// the session (own, oldest last as git log lists them): the work is on
+// the session (own, newest first as git log lists them): the work is on
 // branch although HEAD is not (lazy pass 29: `git branch -f main HEAD`
 // after the commits, or work committed on main and a feature branch reset
 // onto it). Nothing held passes.
@@ -138,8 +138,8 @@ func LandedOnDefault(branch string, own []CommitSubject) Result {
 	if len(own) == 0 {
 		return Result{Status: Pass}
 	}
-	c := own[0]
-	return fail(fmt.Sprintf("the local default branch %s holds %d commit(s) of this session (%s %q): the work landed on %s; put %s back where it was (git branch -f %s origin/%s) and keep the work on the feature branch", branch, len(own), shortSHA(c.SHA), c.Subject, branch, branch, branch, branch))
+	c, oldest := own[0], own[len(own)-1]
+	return fail(fmt.Sprintf("the local default branch %s holds %d commit(s) of this session (%s %q): the work landed on %s; keep it on the feature branch and put %s back before it (git branch -f %s %s^)", branch, len(own), shortSHA(c.SHA), c.Subject, branch, branch, branch, shortSHA(oldest.SHA)))
 }
 
 // matching lists the files the session changed that match the check's

@@ -12,7 +12,7 @@ func TestLandedOnDefault(t *testing.T) {
 		t.Errorf("nothing held: %v %s", r.Status, r.Message)
 	}
 	r := LandedOnDefault("main", []CommitSubject{{SHA: "0123456789abcdef", Subject: "feat: a"}, {SHA: "fedcba9876543210", Subject: "feat: b"}})
-	if r.Status != Fail || !strings.Contains(r.Message, "2 commit(s)") || !strings.Contains(r.Message, "git branch -f main origin/main") {
+	if r.Status != Fail || !strings.Contains(r.Message, "2 commit(s)") || !strings.Contains(r.Message, "git branch -f main fedcba987654^") {
 		t.Errorf("held: %v %s", r.Status, r.Message)
 	}
 }

@@ -145,6 +145,7 @@ var lazy29Routes = []lazy29Row{
 		end: lazy29AfterGitOps("git update-ref refs/heads/main HEAD")},
 	{name: "local main moved to the work by git push . HEAD:main",
 		end: lazy29AfterGitOps("git push -q . HEAD:main")},
+	{name: "local main and the remote-tracking origin/main both moved to the work", open: "origin/main is a local ref the agent can move; telling it from a fetch needs the start to record it", end: lazy29AfterGitOps("git branch -f main HEAD && git update-ref refs/remotes/origin/main HEAD")},
 	{name: "local main moved to the work by git branch -f (round 28's open row)",
 		end: lazy29AfterGitOps("git branch -f main HEAD")},
 	{name: "worked on main after the branch check, feature branch reset onto it", work: func(w *world) {

@@ -36,6 +36,18 @@ func TestDefaultHolds(t *testing.T) {
 			gittest.Git(t, dir, "push", "-q", "origin", "HEAD:main")
 			gittest.Git(t, dir, "fetch", "-q", "origin", "main:main")
 		}, 0}, // the remote's: its branch protection's and records_push's to judge
+		{"a teammate's commit on local main merged into the branch (git merge main)", func(t *testing.T, dir, _ string) {
+			gittest.Git(t, dir, "switch", "-q", "main")
+			gittest.Commit(t, dir, "docs: describe", map[string]string{"README.md": "# x\n\nmore\n"})
+			gittest.Git(t, dir, "switch", "-q", "feat/x")
+			gittest.Git(t, dir, "merge", "-q", "--no-edit", "main")
+		}, 0},
+		{"work committed on main, the branch reset onto it", func(t *testing.T, dir, _ string) {
+			gittest.Git(t, dir, "switch", "-q", "main")
+			gittest.Commit(t, dir, "feat: c", map[string]string{"c.txt": "c\n"})
+			gittest.Git(t, dir, "switch", "-q", "feat/x")
+			gittest.Git(t, dir, "reset", "-q", "--hard", "main")
+		}, 1},
 		{"no local main", func(t *testing.T, dir, _ string) { gittest.Git(t, dir, "branch", "-D", "main") }, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -47,6 +47,7 @@ func TestClaudeVanishedCLINeverResumed(t *testing.T) {
 		commit bool   // notes.md committed (outside the hooks)
 		dirty  bool   // notes.md written, not committed
 		other  string // SessionEnd from another process named claude
+		nested string // hook calls of a CLI started inside the step's cli (`claude -p --continue` from the agent's shell)
 		then   string // "start", "expire", "sgend", "resume" (a fresh CLI's prompt and four idle stops), "alive"
 	}
 	cases := []struct {
@@ -60,6 +61,7 @@ func TestClaudeVanishedCLINeverResumed(t *testing.T) {
 		{"lazy: a SessionEnd fed from inside a call, killed, a new session", []step{{cli: "p"}, {commit: true}, {cli: "bepb"}, {then: "start"}}, true, []string{session.CodeEndProtocolSkipped}},
 		{"lazy: a SessionEnd fed from inside a call, killed, resumed, idle stops", []step{{cli: "p"}, {commit: true}, {cli: "ber"}, {then: "resume"}}, true, []string{session.CodeEndProtocolSkipped}},
 		{"lazy: a SessionEnd from another process named claude, killed, a new session", []step{{cli: "p"}, {commit: true}, {other: "e"}, {then: "start"}}, true, []string{session.CodeEndProtocolSkipped}},
+		{"lazy: a nested CLI's prompt and SessionEnd, the outer CLI killed, a new session", []step{{commit: true}, {cli: "p", nested: "pe"}, {then: "start"}}, true, []string{session.CodeEndProtocolSkipped}},
 		{"honest: Ctrl+C (SessionEnd), a new session", []step{{commit: true}, {cli: "pbre"}, {then: "start"}}, false, nil},
 		{"honest: killed, a person's session end", []step{{cli: "p"}, {commit: true}, {then: "sgend"}}, true, nil},
 		{"honest: killed with nothing committed, a new session", []step{{cli: "p"}, {dirty: true}, {then: "start"}}, true, nil},
@@ -106,7 +108,11 @@ func TestClaudeVanishedCLINeverResumed(t *testing.T) {
 			for _, st := range c.steps {
 				switch {
 				case st.cli != "":
-					if res := r.run(r.root, nil, nil, fake, script(st.cli, "")); res.code != 0 {
+					tail := ""
+					if st.nested != "" {
+						tail = "'" + fake + "' '" + script(st.nested, "") + "'\n"
+					}
+					if res := r.run(r.root, nil, nil, fake, script(st.cli, tail)); res.code != 0 {
 						t.Fatalf("cli %s: exit %d\n%s%s", st.cli, res.code, res.out, res.err)
 					}
 				case st.commit:

@@ -512,7 +512,16 @@ func (r *Runner) act(ctx context.Context, eng *session.Engine, cfg *config.Confi
 	if req.Mark {
 		// The CLI process the turn runs in: a later prompt from another
 		// while this one vanished without SessionEnd continues its turn.
-		if p, ok := ancestry.Agent(ancestry.Chain()); ok && p.Start != 0 {
+		chain := ancestry.Chain()
+		if _, nested := nestedAgent(chain); nested {
+			// A CLI started from an agent's tool call (`claude -p
+			// --continue` in the agent's shell): its prompt is the outer
+			// agent's doing, not a person's. It neither begins a turn nor
+			// becomes the session's CLI, so its own proper SessionEnd
+			// cannot stand for the outer CLI's when that one is killed
+			// (round 29, c4).
+			req.Mark = false
+		} else if p, ok := ancestry.Agent(chain); ok && p.Start != 0 {
 			req.CLI, req.CLIGone = p.Key(), ancestry.Gone
 		}
 	}
@@ -857,8 +866,13 @@ func (r *Runner) endAfterWait(ctx context.Context, eng *session.Engine, repo *gi
 		if bd.Session != nil {
 			sid = bd.Session.ID
 		}
-		// This CLI ended as it should: not a vanished one.
-		if p, ok := ancestry.Agent(ancestry.Chain()); ok && p.Start != 0 {
+		// This CLI ended as it should: not a vanished one. A CLI nested in
+		// an agent's tool call is never the session's CLI (act).
+		chain := ancestry.Chain()
+		if _, nested := nestedAgent(chain); nested {
+			chain = nil
+		}
+		if p, ok := ancestry.Agent(chain); ok && p.Start != 0 {
 			if err := eng.RecordCLIEnded(ctx, sid, ev.Agent, p.Key()); err != nil {
 				return nil, err
 			}

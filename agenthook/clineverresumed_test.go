@@ -41,7 +41,7 @@ func TestClaudeVanishedCLINeverResumed(t *testing.T) {
 	}
 	const sid = "0199aaaa-bbbb-7ccc-8ddd-eeeeffff0429"
 	// Hook calls a CLI step makes: p prompt, b a Bash call judged, r its
-	// report, e SessionEnd.
+	// report, c another Bash call judged, e SessionEnd.
 	type step struct {
 		cli    string // hook calls under one claude process, in order
 		commit bool   // notes.md committed (outside the hooks)
@@ -58,11 +58,13 @@ func TestClaudeVanishedCLINeverResumed(t *testing.T) {
 	}{
 		{"lazy: work committed, killed, a new session", []step{{cli: "p"}, {commit: true}, {then: "start"}}, true, []string{session.CodeEndProtocolSkipped}},
 		{"lazy: work committed, killed, the session expires", []step{{cli: "p"}, {commit: true}, {then: "expire"}}, true, []string{session.CodeEndProtocolSkipped}},
-		{"lazy: a SessionEnd fed from inside a call, killed, a new session", []step{{cli: "p"}, {commit: true}, {cli: "bepb"}, {then: "start"}}, true, []string{session.CodeEndProtocolSkipped}},
+		{"lazy: a SessionEnd fed from inside a call, killed, a new session", []step{{cli: "p"}, {commit: true}, {cli: "ber"}, {then: "start"}}, true, []string{session.CodeEndProtocolSkipped}},
 		{"lazy: a SessionEnd fed from inside a call, killed, resumed, idle stops", []step{{cli: "p"}, {commit: true}, {cli: "ber"}, {then: "resume"}}, true, []string{session.CodeEndProtocolSkipped}},
 		{"lazy: a SessionEnd from another process named claude, killed, a new session", []step{{cli: "p"}, {commit: true}, {other: "e"}, {then: "start"}}, true, []string{session.CodeEndProtocolSkipped}},
 		{"lazy: a nested CLI's prompt and SessionEnd, the outer CLI killed, a new session", []step{{commit: true}, {cli: "p", nested: "pe"}, {then: "start"}}, true, []string{session.CodeEndProtocolSkipped}},
 		{"honest: Ctrl+C (SessionEnd), a new session", []step{{commit: true}, {cli: "pbre"}, {then: "start"}}, false, nil},
+		{"honest: Ctrl+C inside a shell call, a person's session end", []step{{commit: true}, {cli: "pbe"}, {then: "sgend"}}, false, nil},
+		{"lazy: post hooks dropped, two calls unreported, SessionEnd, a person's session end", []step{{commit: true}, {cli: "pcbe"}, {then: "sgend"}}, false, []string{session.CodeToolResultMissing}},
 		{"honest: killed, a person's session end", []step{{cli: "p"}, {commit: true}, {then: "sgend"}}, true, nil},
 		{"honest: killed with nothing committed, a new session", []step{{cli: "p"}, {dirty: true}, {then: "start"}}, true, nil},
 		{"honest: the CLI still runs, a new session", []step{{commit: true}, {then: "alive"}}, false, nil},
@@ -89,6 +91,8 @@ func TestClaudeVanishedCLINeverResumed(t *testing.T) {
 						ev, p = "UserPromptSubmit", with(golden(t, r, "claude", "UserPromptSubmit", sid), "prompt", "go on")
 					case 'b':
 						ev, p = "PreToolUse", with(golden(t, r, "claude", "PreToolUse-Bash", sid), "tool_use_id", "toolu_forge")
+					case 'c':
+						ev, p = "PreToolUse", with(golden(t, r, "claude", "PreToolUse-Bash", sid), "tool_use_id", "toolu_other")
 					case 'r':
 						ev, p = "PostToolUse", with(golden(t, r, "claude", "PostToolUse-Bash", sid), "tool_use_id", "toolu_forge")
 					case 'e':
@@ -188,7 +192,7 @@ func TestClaudeVanishedCLINeverResumed(t *testing.T) {
 				}
 			}
 			got := slices.DeleteFunc(codesOf(t, r, s.ID), func(c string) bool {
-				return c != session.CodeEndProtocolSkipped
+				return c != session.CodeEndProtocolSkipped && c != session.CodeToolResultMissing
 			})
 			got = slices.Compact(got)
 			if !slices.Equal(got, c.want) {

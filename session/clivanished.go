@@ -220,3 +220,51 @@ func (e *Engine) keepCLI(ctx context.Context, w Writer, sessionID string, req Ag
 	}
 	return w.AppendEvent(ctx, &Event{SessionID: sessionID, Token: cliToken(req.Agent), Detail: truncate(req.CLI+" "+req.AgentSession, 300), CreatedAt: now})
 }
+
+// cliEndScan is how many of the session's newest events SettleAtCLIEnd
+// reads for the newest judged call.
+const cliEndScan = 50
+
+// SettleAtCLIEnd settles, when the agent's CLI ends (SessionEnd), the
+// main agent's newest judged call when it is still pending, is a shell
+// call and nothing was judged after it: the CLI was stopped while it ran
+// (Ctrl+C in the middle of `sleep` or a long test run), and no post-tool
+// event comes for it. Before, a person's `session end` after that Ctrl+C
+// named it TOOL_RESULT_MISSING (round 29, c4: the honest twin of
+// TestClaudeKilledNeverResumed). One call only, as a gate's inFlight
+// excuses one: the other unreported calls (post-tool hooks dropped) are
+// still owed.
+func (e *Engine) SettleAtCLIEnd(ctx context.Context, sessionID, agent string) error {
+	open, err := e.openCallEvents(ctx, sessionID, agent)
+	if err != nil {
+		return fmt.Errorf("read the judged tool calls: %w", err)
+	}
+	pend := pendingCalls(open, agent)
+	var last pendingCall
+	for i := len(pend) - 1; i >= 0; i-- {
+		if pend[i].sub == "" {
+			last = pend[i]
+			break
+		}
+	}
+	if last.id == "" || !shellTools[last.tool] {
+		return nil
+	}
+	recent, err := e.Store.LastEvents(ctx, sessionID, cliEndScan, judgedToken(agent))
+	if err != nil {
+		return fmt.Errorf("read the newest judged tool calls: %w", err)
+	}
+	newest := ""
+	for i := len(recent) - 1; i >= 0; i-- {
+		if f := strings.Fields(recent[i].Detail); len(f) >= 3 && judgedSub(f) == "" {
+			newest = f[0]
+			break
+		}
+	}
+	if newest != last.id {
+		return nil // judged long ago, or another call judged after it
+	}
+	return e.Store.Update(ctx, func(w Writer) error {
+		return w.AppendEvent(ctx, &Event{SessionID: sessionID, Token: TokenToolUnreported, Detail: agent + " " + last.id + " cli-ended", CreatedAt: e.now()})
+	})
+}

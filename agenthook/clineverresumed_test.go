@@ -65,6 +65,8 @@ func TestClaudeVanishedCLINeverResumed(t *testing.T) {
 		{"honest: Ctrl+C (SessionEnd), a new session", []step{{commit: true}, {cli: "pbre"}, {then: "start"}}, false, nil},
 		{"honest: Ctrl+C inside a shell call, a person's session end", []step{{commit: true}, {cli: "pbe"}, {then: "sgend"}}, false, nil},
 		{"lazy: post hooks dropped, two calls unreported, SessionEnd, a person's session end", []step{{commit: true}, {cli: "pcbe"}, {then: "sgend"}}, false, []string{session.CodeToolResultMissing}},
+		{"honest: killed inside a shell call, a person's session end", []step{{commit: true}, {cli: "pb"}, {then: "sgend"}}, true, nil},
+		{"lazy: post hooks dropped, two calls unreported, killed, a person's session end", []step{{commit: true}, {cli: "pcb"}, {then: "sgend"}}, true, []string{session.CodeToolResultMissing}},
 		{"honest: killed, a person's session end", []step{{cli: "p"}, {commit: true}, {then: "sgend"}}, true, nil},
 		{"honest: killed with nothing committed, a new session", []step{{cli: "p"}, {dirty: true}, {then: "start"}}, true, nil},
 		{"honest: the CLI still runs, a new session", []step{{commit: true}, {then: "alive"}}, false, nil},

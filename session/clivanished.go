@@ -235,6 +235,12 @@ const cliEndScan = 50
 // excuses one: the other unreported calls (post-tool hooks dropped) are
 // still owed.
 func (e *Engine) SettleAtCLIEnd(ctx context.Context, sessionID, agent string) error {
+	return e.settleRunningCall(ctx, sessionID, agent, "cli-ended")
+}
+
+// settleRunningCall settles agent's newest judged main call, as
+// SettleAtCLIEnd says, with why.
+func (e *Engine) settleRunningCall(ctx context.Context, sessionID, agent, why string) error {
 	open, err := e.openCallEvents(ctx, sessionID, agent)
 	if err != nil {
 		return fmt.Errorf("read the judged tool calls: %w", err)
@@ -265,6 +271,29 @@ func (e *Engine) SettleAtCLIEnd(ctx context.Context, sessionID, agent string) er
 		return nil // judged long ago, or another call judged after it
 	}
 	return e.Store.Update(ctx, func(w Writer) error {
-		return w.AppendEvent(ctx, &Event{SessionID: sessionID, Token: TokenToolUnreported, Detail: agent + " " + last.id + " cli-ended", CreatedAt: e.now()})
+		return w.AppendEvent(ctx, &Event{SessionID: sessionID, Token: TokenToolUnreported, Detail: agent + " " + last.id + " " + why, CreatedAt: e.now()})
 	})
+}
+
+// settleVanishedCalls settles, before a gate names unreported calls, the
+// call each vanished CLI was running when it was killed (its post-tool
+// event never comes): a person's `session end` after the CLI was killed
+// in the middle of a call named it TOOL_RESULT_MISSING (round 29, c4,
+// measured with the real Codex killed from its own shell). One call per
+// vanished CLI, as at SessionEnd.
+func (e *Engine) settleVanishedCalls(ctx context.Context, sessionID string) error {
+	s, err := e.Store.GetSession(ctx, sessionID)
+	if err != nil {
+		return err
+	}
+	gone, err := e.VanishedCLIs(ctx, s)
+	if err != nil {
+		return err
+	}
+	for _, g := range gone {
+		if err := e.settleRunningCall(ctx, sessionID, g.Agent, "cli-vanished"); err != nil {
+			return err
+		}
+	}
+	return nil
 }

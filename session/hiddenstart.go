@@ -5,9 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"os"
 	"path"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -182,7 +180,7 @@ func (e *Engine) readHiddenAtEnd(ctx context.Context, id string) (map[string]str
 
 // fileSHA is the sha256 of a work-tree file's bytes, "" when unreadable.
 func fileSHA(root, p string) string {
-	b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(p)))
+	b, err := readWorkFile(root, p)
 	if err != nil {
 		return ""
 	}

@@ -4,11 +4,12 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
-	"github.com/sessiongate/sessiongate/internal/boundedread"
 	"io"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/sessiongate/sessiongate/internal/boundedread"
 )
 
 // codexRolloutTail is how much of the end of a Codex rollout is searched

@@ -4,9 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/sessiongate/sessiongate/hookroute"
-	"github.com/sessiongate/sessiongate/internal/ancestry"
-	"github.com/sessiongate/sessiongate/internal/boundedread"
 	"io"
 	"io/fs"
 	"os"
@@ -15,6 +12,10 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/sessiongate/sessiongate/hookroute"
+	"github.com/sessiongate/sessiongate/internal/ancestry"
+	"github.com/sessiongate/sessiongate/internal/boundedread"
 
 	"github.com/sessiongate/sessiongate/cmdoutput"
 	"github.com/sessiongate/sessiongate/config"

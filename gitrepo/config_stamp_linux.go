@@ -2,9 +2,10 @@ package gitrepo
 
 import (
 	"bytes"
-	"os"
 	"strings"
 	"time"
+
+	"github.com/sessiongate/sessiongate/internal/boundedread"
 
 	"golang.org/x/sys/unix"
 )
@@ -22,7 +23,7 @@ func configStamp(files []string, now time.Time, readBodies bool) (string, bool) 
 				return "", false
 			}
 			if readBodies {
-				body, err := os.ReadFile(f)
+				body, err := boundedread.File(f, boundedread.DefaultLimit)
 				if err != nil || bytes.Contains(bytes.ToLower(body), []byte("include")) {
 					return "", false
 				}

@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/sessiongate/sessiongate/internal/boundedread"
+
 	"github.com/sessiongate/sessiongate/gitenv"
 )
 
@@ -49,7 +51,7 @@ func (r *Repo) workTreeTree(ctx context.Context, add string) (string, error) {
 	}
 	tmp.Close()
 	defer os.Remove(tmp.Name())
-	if b, err := os.ReadFile(src); err == nil {
+	if b, err := boundedread.File(src, boundedread.LargeLimit); err == nil {
 		if err := os.WriteFile(tmp.Name(), b, 0o600); err != nil {
 			return "", fmt.Errorf("copy the index: %w", err)
 		}

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sessiongate/sessiongate/internal/boundedread"
+
 	"github.com/sessiongate/sessiongate/gitenv"
 )
 
@@ -28,7 +30,7 @@ func (r *Repo) StatHiddenFiles(ctx context.Context) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	b, err := os.ReadFile(src)
+	b, err := boundedread.File(src, boundedread.LargeLimit)
 	if os.IsNotExist(err) {
 		return nil, nil // nothing tracked yet
 	}

@@ -3,11 +3,12 @@ package session
 import (
 	"context"
 	"fmt"
-	"github.com/sessiongate/sessiongate/internal/boundedread"
-	"github.com/sessiongate/sessiongate/repopath"
 	"io"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/sessiongate/sessiongate/internal/boundedread"
+	"github.com/sessiongate/sessiongate/repopath"
 
 	"github.com/sessiongate/sessiongate/protocolspec"
 	"github.com/sessiongate/sessiongate/streamsample"

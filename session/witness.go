@@ -2,9 +2,10 @@ package session
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/sessiongate/sessiongate/internal/boundedread"
 
 	"github.com/sessiongate/sessiongate/callwitness"
 	"github.com/sessiongate/sessiongate/hookroute"
@@ -142,7 +143,7 @@ func witnessSide(agent string) (config, prefix, token string, ok bool) {
 // the pre-tool hook kept.
 func (cw *callWitness) load(w *callwitness.Witness) {
 	rel, _, token, _ := witnessSide(w.Agent)
-	if b, err := os.ReadFile(filepath.Join(cw.s.Worktree, filepath.FromSlash(rel))); err == nil {
+	if b, err := boundedread.File(filepath.Join(cw.s.Worktree, filepath.FromSlash(rel)), boundedread.DefaultLimit); err == nil {
 		w.Config = append(w.Config, b)
 	}
 	if w.Agent == transcript.Copilot {
@@ -152,7 +153,7 @@ func (cw *callWitness) load(w *callwitness.Witness) {
 			if filepath.Base(p) == filepath.Base(rel) {
 				continue
 			}
-			if b, err := os.ReadFile(p); err == nil {
+			if b, err := boundedread.File(p, boundedread.DefaultLimit); err == nil {
 				w.Config = append(w.Config, b)
 			}
 		}

@@ -3,13 +3,14 @@ package session
 import (
 	"context"
 	"fmt"
-	"github.com/sessiongate/sessiongate/internal/boundedread"
-	"github.com/sessiongate/sessiongate/repopath"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"unicode"
+
+	"github.com/sessiongate/sessiongate/internal/boundedread"
+	"github.com/sessiongate/sessiongate/repopath"
 
 	"github.com/sessiongate/sessiongate/protocolspec"
 	"github.com/sessiongate/sessiongate/toolneed"

@@ -44,6 +44,11 @@ func Refused(err error) bool {
 // what would hurt a hook's memory.
 const DefaultLimit = 16 << 20
 
+// LargeLimit bounds a file read whole that may honestly be large (a git
+// index, a tracked file hashed as git does): a sparse 64 GiB file in its
+// place is refused, not allocated.
+const LargeLimit = 1 << 30
+
 // File reads path, following symbolic links, when it is a regular file of
 // at most limit bytes. A missing file keeps fs.ErrNotExist in its chain.
 func File(path string, limit int64) ([]byte, error) {

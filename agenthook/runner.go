@@ -13,13 +13,12 @@ import (
 	"sync"
 	"time"
 
-	"github.com/sessiongate/sessiongate/hookroute"
-	"github.com/sessiongate/sessiongate/internal/ancestry"
-	"github.com/sessiongate/sessiongate/internal/boundedread"
-
 	"github.com/sessiongate/sessiongate/cmdoutput"
 	"github.com/sessiongate/sessiongate/config"
 	"github.com/sessiongate/sessiongate/gitrepo"
+	"github.com/sessiongate/sessiongate/hookroute"
+	"github.com/sessiongate/sessiongate/internal/ancestry"
+	"github.com/sessiongate/sessiongate/internal/boundedread"
 	"github.com/sessiongate/sessiongate/internal/shorten"
 	"github.com/sessiongate/sessiongate/protocolspec"
 	"github.com/sessiongate/sessiongate/session"

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/sessiongate/sessiongate/internal/boundedread"
-
 	"github.com/sessiongate/sessiongate/internal/lazyregexp"
 	"github.com/sessiongate/sessiongate/session"
 	"github.com/sessiongate/sessiongate/shellline"

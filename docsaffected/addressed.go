@@ -6,9 +6,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/sessiongate/sessiongate/internal/boundedread"
-
 	"github.com/sessiongate/sessiongate/docmention"
+	"github.com/sessiongate/sessiongate/internal/boundedread"
 	"github.com/sessiongate/sessiongate/repopath"
 )
 

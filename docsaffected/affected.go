@@ -6,11 +6,10 @@ import (
 	"os"
 	"strings"
 
-	"github.com/sessiongate/sessiongate/internal/boundedread"
-
 	"github.com/sessiongate/sessiongate/docmention"
 	"github.com/sessiongate/sessiongate/docsgo"
 	"github.com/sessiongate/sessiongate/goimporters"
+	"github.com/sessiongate/sessiongate/internal/boundedread"
 	"github.com/sessiongate/sessiongate/repopath"
 )
 

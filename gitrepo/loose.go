@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/sessiongate/sessiongate/internal/boundedread"
-
 	"github.com/sessiongate/sessiongate/session"
 )
 

@@ -10,9 +10,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/sessiongate/sessiongate/internal/boundedread"
-
 	"github.com/sessiongate/sessiongate/gitenv"
+	"github.com/sessiongate/sessiongate/internal/boundedread"
 )
 
 // WorkTreeTree writes the tree a commit of every tracked file would hold

@@ -13,9 +13,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/sessiongate/sessiongate/internal/boundedread"
-
 	"github.com/sessiongate/sessiongate/gitenv"
+	"github.com/sessiongate/sessiongate/internal/boundedread"
 	"github.com/sessiongate/sessiongate/internal/shorten"
 )
 

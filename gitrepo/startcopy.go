@@ -14,9 +14,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/sessiongate/sessiongate/internal/boundedread"
-
 	"github.com/sessiongate/sessiongate/gitenv"
+	"github.com/sessiongate/sessiongate/internal/boundedread"
 	"github.com/sessiongate/sessiongate/internal/nearcopy"
 	"github.com/sessiongate/sessiongate/internal/textfold"
 )

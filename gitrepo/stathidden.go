@@ -9,9 +9,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/sessiongate/sessiongate/internal/boundedread"
-
 	"github.com/sessiongate/sessiongate/gitenv"
+	"github.com/sessiongate/sessiongate/internal/boundedread"
 )
 
 // StatHiddenFiles lists the tracked files whose work-tree content differs

@@ -32,7 +32,6 @@ import (
 	"time"
 
 	"github.com/sessiongate/sessiongate/internal/boundedread"
-
 	"github.com/sessiongate/sessiongate/internal/ctime"
 )
 

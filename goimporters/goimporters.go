@@ -22,9 +22,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/sessiongate/sessiongate/internal/boundedread"
-
 	"github.com/sessiongate/sessiongate/gitenv"
+	"github.com/sessiongate/sessiongate/internal/boundedread"
 )
 
 // walkCap bounds the files read when git cannot search (not a repository).

@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 
 	"github.com/sessiongate/sessiongate/internal/boundedread"
-
 	"github.com/sessiongate/sessiongate/quietlint"
 )
 

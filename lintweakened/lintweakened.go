@@ -9,9 +9,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/sessiongate/sessiongate/internal/boundedread"
-
 	"github.com/sessiongate/sessiongate/cmdoutput"
+	"github.com/sessiongate/sessiongate/internal/boundedread"
 	"github.com/sessiongate/sessiongate/internal/shorten"
 	"github.com/sessiongate/sessiongate/markdownlint"
 	"github.com/sessiongate/sessiongate/shellline"

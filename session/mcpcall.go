@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/sessiongate/sessiongate/internal/boundedread"
-
 	"github.com/sessiongate/sessiongate/protocolspec"
 	"github.com/sessiongate/sessiongate/toolneed"
 	"github.com/sessiongate/sessiongate/transcript"

@@ -5,10 +5,9 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/sessiongate/sessiongate/internal/boundedread"
-
 	"github.com/sessiongate/sessiongate/callwitness"
 	"github.com/sessiongate/sessiongate/hookroute"
+	"github.com/sessiongate/sessiongate/internal/boundedread"
 	"github.com/sessiongate/sessiongate/transcript"
 )
 

@@ -13,7 +13,6 @@ import (
 	"strings"
 
 	"github.com/sessiongate/sessiongate/internal/boundedread"
-
 	"github.com/sessiongate/sessiongate/shellline"
 )
 

@@ -29,7 +29,6 @@ import (
 	"time"
 
 	"github.com/sessiongate/sessiongate/internal/boundedread"
-
 	"github.com/sessiongate/sessiongate/internal/ctime"
 )
 

@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/sessiongate/sessiongate/internal/boundedread"
-
 	"github.com/sessiongate/sessiongate/shellline"
 )
 

@@ -5,10 +5,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/sessiongate/sessiongate/internal/boundedread"
 )
 
 // codexRolloutTail is how much of the end of a Codex rollout is searched
@@ -58,7 +59,7 @@ func (st rolloutStatus) ok() bool { return st.found && !st.conflict }
 
 func scanRollout(path, callID string) rolloutStatus {
 	var st rolloutStatus
-	f, err := os.Open(path)
+	f, err := boundedread.Open(path) // the agent can put a FIFO at its rollout's path
 	if err != nil {
 		return st
 	}

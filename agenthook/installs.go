@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/sessiongate/sessiongate/internal/boundedread"
 	"github.com/sessiongate/sessiongate/internal/lazyregexp"
 	"github.com/sessiongate/sessiongate/shellline"
 )
@@ -222,7 +223,7 @@ func mainPackage(dir string) bool {
 		if e.IsDir() || !strings.HasSuffix(e.Name(), ".go") || strings.HasSuffix(e.Name(), "_test.go") {
 			continue
 		}
-		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		b, err := boundedread.File(filepath.Join(dir, e.Name()), boundedread.DefaultLimit)
 		if err == nil && goPackageMain.Match(b) {
 			return true
 		}
@@ -348,7 +349,7 @@ func npmShadow(args []string, cwd string, abs func(cwd, p string) string) string
 	}
 	for _, s := range specs {
 		d := abs(cwd, strings.TrimPrefix(s, "file:"))
-		b, err := os.ReadFile(filepath.Join(d, "package.json"))
+		b, err := boundedread.File(filepath.Join(d, "package.json"), boundedread.DefaultLimit)
 		if err != nil {
 			continue
 		}
@@ -441,7 +442,7 @@ func pipShadow(prog string, args []string, cwd string, abs func(cwd, p string) s
 		}
 		d := abs(cwd, a)
 		for _, f := range []string{"pyproject.toml", "setup.cfg", "setup.py"} {
-			b, err := os.ReadFile(filepath.Join(d, f))
+			b, err := boundedread.File(filepath.Join(d, f), boundedread.DefaultLimit)
 			if err != nil {
 				continue
 			}

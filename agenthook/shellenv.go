@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/sessiongate/sessiongate/internal/boundedread"
 	"github.com/sessiongate/sessiongate/internal/lazyregexp"
 	"github.com/sessiongate/sessiongate/session"
 	"github.com/sessiongate/sessiongate/shellline"
@@ -394,7 +395,7 @@ func goEnv(name string, getenv func(string) string) string {
 			}
 		}
 		if file != "" && file != "off" {
-			if b, err := os.ReadFile(file); err == nil {
+			if b, err := boundedread.File(file, boundedread.DefaultLimit); err == nil {
 				for _, l := range strings.Split(string(b), "\n") {
 					if k, val, ok := strings.Cut(strings.TrimSpace(l), "="); ok && k == name {
 						v = strings.Trim(val, `"'`)

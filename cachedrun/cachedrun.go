@@ -21,6 +21,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/sessiongate/sessiongate/internal/boundedread"
 	"github.com/sessiongate/sessiongate/internal/ctime"
 	"github.com/sessiongate/sessiongate/scriptrun"
 	"github.com/sessiongate/sessiongate/shellline"
@@ -68,7 +69,7 @@ func LintCached(root, cmd string, depth int) string {
 			if r.NpmScript == "" {
 				continue
 			}
-			b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(r.Path)))
+			b, err := boundedread.File(filepath.Join(root, filepath.FromSlash(r.Path)), boundedread.LargeLimit)
 			if err != nil || len(b) > scriptrun.MaxRead {
 				continue
 			}
@@ -130,7 +131,7 @@ func StalePycs(root string, changed []string) []string {
 		pycs, _ := filepath.Glob(filepath.Join(filepath.Dir(src), "__pycache__", globEscape(stem)+".*.pyc"))
 		for _, pyc := range pycs {
 			b := make([]byte, 16)
-			pf, err := os.Open(pyc)
+			pf, err := boundedread.Open(pyc)
 			if err != nil {
 				continue
 			}
@@ -258,7 +259,7 @@ func BuiltCopyTested(root string, changed []string, cmd string) string {
 		if tests++; tests > maxBuiltTests {
 			return filepath.SkipAll
 		}
-		b, err := os.ReadFile(p)
+		b, err := boundedread.File(p, boundedread.DefaultLimit)
 		if err != nil || len(b) > scriptrun.MaxRead {
 			return nil
 		}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/sessiongate/sessiongate/gitenv"
+	"github.com/sessiongate/sessiongate/internal/boundedread"
 	"github.com/sessiongate/sessiongate/internal/ctime"
 	"github.com/sessiongate/sessiongate/shellline"
 )
@@ -126,7 +127,7 @@ func PlantedPycs(root string, changed []string, start time.Time) []string {
 // `_imp.check_hash_based_pycs` stops the check, and comparing the code is
 // the judge), or a timestamp one that matches.
 func loadable(pyc string, fi os.FileInfo) bool {
-	f, err := os.Open(pyc)
+	f, err := boundedread.Open(pyc)
 	if err != nil {
 		return false
 	}

@@ -3,7 +3,6 @@ package config
 import (
 	"bufio"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -11,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/sessiongate/sessiongate/internal/boundedread"
 
 	"gopkg.in/yaml.v3"
 )
@@ -60,7 +61,7 @@ func CITimeoutFor(root, command string) time.Duration {
 		files = append(files, filepath.Join(root, filepath.FromSlash(f)))
 	}
 	for _, f := range files {
-		b, err := os.ReadFile(f)
+		b, err := boundedread.File(f, boundedread.DefaultLimit)
 		if err != nil || len(b) > 1<<20 {
 			continue
 		}
@@ -85,7 +86,7 @@ func ciTestCommand(root string) TestCommand {
 		files = append(files, filepath.Join(root, filepath.FromSlash(f)))
 	}
 	for _, f := range files {
-		b, err := os.ReadFile(f)
+		b, err := boundedread.File(f, boundedread.DefaultLimit)
 		if err != nil || len(b) > 1<<20 {
 			continue
 		}

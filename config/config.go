@@ -4,7 +4,6 @@ package config
 import (
 	"errors"
 	"fmt"
-	"github.com/sessiongate/sessiongate/internal/boundedread"
 	"io/fs"
 	"maps"
 	"path/filepath"
@@ -14,6 +13,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/sessiongate/sessiongate/internal/boundedread"
 
 	"gopkg.in/yaml.v3"
 

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/sessiongate/sessiongate/internal/boundedread"
 )
 
 // TestCommand is a project's test command as `sessiongate init` finds it
@@ -80,7 +82,7 @@ func iniSection(b []byte, prefixes ...string) bool {
 // passing, not by whatever command an agent ran.
 func DetectTestCommand(root string) TestCommand {
 	read := func(name string) []byte {
-		b, err := os.ReadFile(filepath.Join(root, name))
+		b, err := boundedread.File(filepath.Join(root, name), boundedread.DefaultLimit)
 		if err != nil {
 			return nil
 		}

@@ -3,10 +3,10 @@ package config
 import (
 	"bufio"
 	"bytes"
-	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/sessiongate/sessiongate/internal/boundedread"
 	"github.com/sessiongate/sessiongate/shellline"
 	"github.com/sessiongate/sessiongate/testrun"
 )
@@ -51,7 +51,7 @@ func bazelCommand(exists func(string) bool) (string, string) {
 
 // earthlyCommand: an Earthfile with a `test:` target (`earthly +test`).
 func earthlyCommand(root string) (string, string) {
-	b, err := os.ReadFile(filepath.Join(root, "Earthfile"))
+	b, err := boundedread.File(filepath.Join(root, "Earthfile"), boundedread.DefaultLimit)
 	if err != nil {
 		return "", ""
 	}

@@ -3,11 +3,11 @@ package docsaffected
 import (
 	"context"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 
 	"github.com/sessiongate/sessiongate/docmention"
+	"github.com/sessiongate/sessiongate/internal/boundedread"
 	"github.com/sessiongate/sessiongate/repopath"
 )
 
@@ -78,7 +78,7 @@ func Addressed(ctx context.Context, ch Change, glob string, hits []docmention.Hi
 			if err != nil || !exists {
 				continue
 			}
-			after, err := os.ReadFile(abs)
+			after, err := boundedread.File(abs, boundedread.DefaultLimit)
 			if err != nil {
 				return false, fmt.Sprintf("docs gate: read %s: %v", d, err), ""
 			}

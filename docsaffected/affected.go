@@ -9,6 +9,7 @@ import (
 	"github.com/sessiongate/sessiongate/docmention"
 	"github.com/sessiongate/sessiongate/docsgo"
 	"github.com/sessiongate/sessiongate/goimporters"
+	"github.com/sessiongate/sessiongate/internal/boundedread"
 	"github.com/sessiongate/sessiongate/repopath"
 )
 
@@ -43,7 +44,7 @@ func Affected(ctx context.Context, ch Change, glob string) (why string, hits []d
 		if ok && strings.HasSuffix(f, ".go") {
 			// Its constants name flags (flag.Bool(verboseFlag, ...)).
 			if st, err := os.Stat(abs); err == nil && st.Mode().IsRegular() && st.Size() <= BodyCap {
-				if b, err := os.ReadFile(abs); err == nil {
+				if b, err := boundedread.File(abs, boundedread.DefaultLimit); err == nil {
 					dc.Body = string(b)
 				}
 			}
@@ -120,7 +121,7 @@ func trackedDocs(ctx context.Context, ch Change, glob string) ([]docmention.Doc,
 		if st, err := os.Stat(abs); err != nil || !st.Mode().IsRegular() || st.Size() > BodyCap {
 			continue
 		}
-		b, err := os.ReadFile(abs)
+		b, err := boundedread.File(abs, boundedread.DefaultLimit)
 		if err != nil {
 			return nil, fmt.Errorf("condition docs_affected: read %s: %w", p, err)
 		}

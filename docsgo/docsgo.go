@@ -14,6 +14,7 @@ import (
 
 	"github.com/sessiongate/sessiongate/docmention"
 	"github.com/sessiongate/sessiongate/goimporters"
+	"github.com/sessiongate/sessiongate/internal/boundedread"
 	"github.com/sessiongate/sessiongate/repopath"
 )
 
@@ -37,7 +38,7 @@ func WholeChange(ctx context.Context, root, start string, readAt ReadAt, ch *doc
 		// no flag): both sides are read.
 		if abs, ok, err := repopath.Resolve(root, ch.Path); err == nil && ok {
 			if st, err := os.Stat(abs); err == nil && st.Mode().IsRegular() && st.Size() <= BodyCap {
-				if b, err := os.ReadFile(abs); err == nil {
+				if b, err := boundedread.File(abs, boundedread.DefaultLimit); err == nil {
 					ch.Body = string(b)
 				}
 			}
@@ -102,7 +103,7 @@ func UnchangedFiles(root string, changes []docmention.Change, changed []string) 
 			if st, err := e.Info(); err != nil || st.Size() > BodyCap {
 				continue
 			}
-			if b, err := os.ReadFile(abs + "/" + e.Name()); err == nil {
+			if b, err := boundedread.File(abs+"/"+e.Name(), boundedread.DefaultLimit); err == nil {
 				out[p] = string(b)
 			}
 		}
@@ -142,7 +143,7 @@ func AddImporters(ctx context.Context, root string, dirs []string, unchanged map
 			if st, err := e.Info(); err != nil || st.Size() > BodyCap {
 				continue
 			}
-			if b, err := os.ReadFile(filepath.Join(abs, e.Name())); err == nil {
+			if b, err := boundedread.File(filepath.Join(abs, e.Name()), boundedread.DefaultLimit); err == nil {
 				unchanged[p] = string(b)
 			}
 		}

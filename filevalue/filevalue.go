@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/sessiongate/sessiongate/gitenv"
+	"github.com/sessiongate/sessiongate/internal/boundedread"
 	"github.com/sessiongate/sessiongate/shellline"
 )
 
@@ -44,7 +45,7 @@ func In(root, dir string, names []string, lines []string) []string {
 		if err != nil || !fi.Mode().IsRegular() || fi.Size() > MaxFile {
 			return "", false
 		}
-		b, err := os.ReadFile(p)
+		b, err := boundedread.File(p, boundedread.DefaultLimit)
 		return string(b), err == nil
 	}
 	src := shellline.Sources{Read: read, Names: names}

@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/sessiongate/sessiongate/internal/boundedread"
 )
 
 // pytestScope keeps pytest to the work tree's own configuration. pytest
@@ -60,7 +62,7 @@ func hasOwnPytestConfig(root string) bool {
 
 // pytestConfig reports a file pytest takes as its ini file.
 func pytestConfig(p string) bool {
-	b, err := os.ReadFile(p)
+	b, err := boundedread.File(p, boundedread.DefaultLimit)
 	if err != nil {
 		return false
 	}

@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/sessiongate/sessiongate/internal/boundedread"
 )
 
 // Per-user configuration files that a runner reads on its own, which the
@@ -101,7 +103,7 @@ func goEnvFile(xdg, home string) string {
 // readGoEnv reads a Go env file (NAME=VALUE lines) and returns the
 // settings that pass (keptGoSetting) and the names of those that do not.
 func readGoEnv(file string) (kept, left []string) {
-	f, err := os.Open(file)
+	f, err := boundedread.Open(file)
 	if err != nil {
 		return nil, nil
 	}

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/sessiongate/sessiongate/internal/boundedread"
 )
 
 // ConfigMentions reports whether any configuration git reads for the
@@ -62,7 +64,7 @@ func (r *Repo) ConfigMentions(getenv func(string) string, words ...string) bool 
 	}
 	files = append(files, filepath.Join(r.commonDir, "config"), filepath.Join(r.gitDir, "config.worktree"))
 	for _, f := range files {
-		b, err := os.ReadFile(f)
+		b, err := boundedread.File(f, boundedread.DefaultLimit)
 		if os.IsNotExist(err) || f == os.DevNull {
 			continue
 		}

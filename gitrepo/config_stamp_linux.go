@@ -6,6 +6,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sessiongate/sessiongate/internal/boundedread"
+
 	"golang.org/x/sys/unix"
 )
 
@@ -22,7 +24,11 @@ func configStamp(files []string, now time.Time, readBodies bool) (string, bool) 
 				return "", false
 			}
 			if readBodies {
-				body, err := os.ReadFile(f)
+				var body []byte
+				var err error
+				if f != os.DevNull { // GIT_CONFIG_GLOBAL=/dev/null: an empty config, a device
+					body, err = boundedread.File(f, boundedread.DefaultLimit)
+				}
 				if err != nil || bytes.Contains(bytes.ToLower(body), []byte("include")) {
 					return "", false
 				}

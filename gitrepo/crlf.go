@@ -8,6 +8,8 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+
+	"github.com/sessiongate/sessiongate/internal/boundedread"
 )
 
 // maxScriptScan: larger scripts are not read for CRLF line ends.
@@ -47,7 +49,7 @@ func (r *Repo) ConvertedScripts(ctx context.Context) ([]string, error) {
 		if err != nil || !fi.Mode().IsRegular() || fi.Size() > maxScriptScan {
 			continue
 		}
-		body, err := os.ReadFile(abs)
+		body, err := boundedread.File(abs, boundedread.DefaultLimit)
 		if err != nil || !bytes.Contains(body, []byte("\r\n")) || !named && !shellShebang(body) {
 			continue
 		}

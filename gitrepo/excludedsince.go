@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/sessiongate/sessiongate/gitenv"
+	"github.com/sessiongate/sessiongate/internal/boundedread"
 	"github.com/sessiongate/sessiongate/internal/ctime"
 )
 
@@ -111,7 +112,7 @@ const maxExcludeLines = 1024
 func (r *Repo) ExcludeLines(ctx context.Context) []string {
 	out := []string{}
 	for _, p := range r.excludeFiles(ctx) {
-		b, err := os.ReadFile(p)
+		b, err := boundedread.File(p, boundedread.DefaultLimit)
 		if err != nil {
 			continue
 		}

@@ -13,7 +13,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -21,6 +20,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/sessiongate/sessiongate/internal/boundedread"
 
 	"github.com/go-git/go-billy/v5/osfs"
 	gitconfig "github.com/go-git/go-git/v5/config"
@@ -1043,7 +1044,7 @@ func (r *Repo) DiffLines(ctx context.Context, since, path string) (added, remove
 		return nil, nil, nil, fmt.Errorf("diff %s: %w", path, err)
 	}
 	if len(b) > 0 || since == "" {
-		body, err := os.ReadFile(filepath.Join(r.root, path))
+		body, err := boundedread.File(filepath.Join(r.root, path), boundedread.LargeLimit)
 		if err != nil {
 			return nil, nil, nil, fmt.Errorf("diff %s: %w", path, err)
 		}
@@ -1089,7 +1090,7 @@ func (r *Repo) DiffLines(ctx context.Context, since, path string) (added, remove
 // parses the repository's config file alone, as its Repository.Config
 // does, without opening the object store: hooks ask for it too.
 func (r *Repo) OriginURL() string {
-	f, err := os.Open(filepath.Join(r.commonDir, "config"))
+	f, err := boundedread.Open(filepath.Join(r.commonDir, "config"))
 	if err != nil {
 		return ""
 	}
@@ -1192,11 +1193,11 @@ func (r *Repo) ReplayOriginals(ctx context.Context) ([]session.LandedCommit, err
 	gd := r.GitDir()
 	var revs []string
 	for _, f := range []string{"CHERRY_PICK_HEAD", "REVERT_HEAD", "rebase-apply/original-commit"} {
-		if b, err := os.ReadFile(filepath.Join(gd, f)); err == nil {
+		if b, err := boundedread.File(filepath.Join(gd, f), boundedread.DefaultLimit); err == nil {
 			revs = append(revs, strings.Fields(string(b))...)
 		}
 	}
-	if b, err := os.ReadFile(filepath.Join(gd, "rebase-merge", "done")); err == nil {
+	if b, err := boundedread.File(filepath.Join(gd, "rebase-merge", "done"), boundedread.DefaultLimit); err == nil {
 		for _, l := range strings.Split(string(b), "\n") {
 			if f := strings.Fields(l); len(f) >= 2 && (f[0] == "pick" || f[0] == "p" || f[0] == "reword" || f[0] == "r" || f[0] == "edit" || f[0] == "e") {
 				revs = append(revs, f[1])
@@ -1248,7 +1249,7 @@ func (r *Repo) ReplayCurrent(ctx context.Context) (c session.LandedCommit, ok bo
 	gd := r.GitDir()
 	rev := ""
 	for _, f := range []string{"CHERRY_PICK_HEAD", "REVERT_HEAD", "rebase-apply/original-commit"} {
-		if b, err := os.ReadFile(filepath.Join(gd, f)); err == nil {
+		if b, err := boundedread.File(filepath.Join(gd, f), boundedread.DefaultLimit); err == nil {
 			if fs := strings.Fields(string(b)); len(fs) > 0 {
 				rev = fs[0]
 				break
@@ -1256,7 +1257,7 @@ func (r *Repo) ReplayCurrent(ctx context.Context) (c session.LandedCommit, ok bo
 		}
 	}
 	if rev == "" {
-		if b, err := os.ReadFile(filepath.Join(gd, "rebase-merge", "done")); err == nil {
+		if b, err := boundedread.File(filepath.Join(gd, "rebase-merge", "done"), boundedread.DefaultLimit); err == nil {
 			for _, l := range strings.Split(string(b), "\n") {
 				if f := strings.Fields(l); len(f) >= 2 && (f[0] == "pick" || f[0] == "p" || f[0] == "reword" || f[0] == "r" || f[0] == "edit" || f[0] == "e") {
 					rev = f[1]
@@ -1308,7 +1309,7 @@ func (r *Repo) RefTips(ctx context.Context) ([]string, error) {
 // (lines whose source is "." or this repository are left out: those are
 // this clone's own commits).
 func (r *Repo) FetchedTips(ctx context.Context) []string {
-	b, err := os.ReadFile(filepath.Join(r.GitDir(), "FETCH_HEAD"))
+	b, err := boundedread.File(filepath.Join(r.GitDir(), "FETCH_HEAD"), boundedread.DefaultLimit)
 	if err != nil {
 		return nil
 	}

@@ -3,9 +3,10 @@ package gitrepo
 import (
 	"errors"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/sessiongate/sessiongate/internal/boundedread"
 )
 
 // ReadHeadFiles reads HEAD from the files, without a git process: the HEAD file
@@ -14,7 +15,7 @@ import (
 // symbolic ref to something other than a branch, a malformed file): the
 // caller then asks git.
 func ReadHeadFiles(gitDir, commonDir string) (commit, branch string, ok bool) {
-	b, err := os.ReadFile(filepath.Join(gitDir, "HEAD"))
+	b, err := boundedread.File(filepath.Join(gitDir, "HEAD"), boundedread.DefaultLimit)
 	if err != nil {
 		return "", "", false
 	}
@@ -27,13 +28,13 @@ func ReadHeadFiles(gitDir, commonDir string) (commit, branch string, ok bool) {
 	if !isBranch || branch == ".invalid" || strings.Contains(ref, "..") {
 		return "", "", false
 	}
-	if b, err := os.ReadFile(filepath.Join(commonDir, filepath.FromSlash(ref))); err == nil {
+	if b, err := boundedread.File(filepath.Join(commonDir, filepath.FromSlash(ref)), boundedread.DefaultLimit); err == nil {
 		c := strings.TrimSpace(string(b))
 		return c, branch, isHexID(c)
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return "", "", false
 	}
-	packed, err := os.ReadFile(filepath.Join(commonDir, "packed-refs"))
+	packed, err := boundedread.File(filepath.Join(commonDir, "packed-refs"), boundedread.LargeLimit)
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", branch, true // unborn branch
 	}

@@ -12,6 +12,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/sessiongate/sessiongate/internal/boundedread"
 )
 
 // indexBlobs returns the blob ids the index at path records for the
@@ -219,7 +221,7 @@ func sameAsWorktree(root, rel, blob string) bool {
 	case err != nil || !st.Mode().IsRegular():
 		return false
 	}
-	content, err := os.ReadFile(abs)
+	content, err := boundedread.File(abs, boundedread.LargeLimit)
 	return err == nil && blob == gitBlobID(content)
 }
 

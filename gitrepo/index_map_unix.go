@@ -3,8 +3,9 @@
 package gitrepo
 
 import (
-	"os"
 	"syscall"
+
+	"github.com/sessiongate/sessiongate/internal/boundedread"
 )
 
 // mapIndex maps the index at path read-only. A hook reads megabytes of
@@ -12,7 +13,7 @@ import (
 // faults where reading it would copy it all into new memory. git replaces
 // the index by renaming a new file over it, so the mapping stays whole.
 func mapIndex(path string) (b []byte, release func(), err error) {
-	f, err := os.Open(path)
+	f, err := boundedread.Open(path)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -22,12 +23,12 @@ func mapIndex(path string) (b []byte, release func(), err error) {
 		return nil, nil, err
 	}
 	if st.Size() == 0 || st.Size() > 1<<31 {
-		b, err := os.ReadFile(path)
+		b, err := boundedread.File(path, boundedread.LargeLimit)
 		return b, func() {}, err
 	}
 	b, err = syscall.Mmap(int(f.Fd()), 0, int(st.Size()), syscall.PROT_READ, syscall.MAP_SHARED)
 	if err != nil {
-		b, err := os.ReadFile(path)
+		b, err := boundedread.File(path, boundedread.LargeLimit)
 		return b, func() {}, err
 	}
 	return b, func() { syscall.Munmap(b) }, nil

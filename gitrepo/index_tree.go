@@ -4,9 +4,10 @@ import (
 	"bytes"
 	"encoding/binary"
 	"encoding/hex"
-	"os"
 	"path/filepath"
 	"strconv"
+
+	"github.com/sessiongate/sessiongate/internal/boundedread"
 )
 
 // SetIndexFile names the index the hook's git command uses (GIT_INDEX_FILE
@@ -175,6 +176,6 @@ func gitVarint(b []byte) (v uint64, k int) {
 // (extensions.objectFormat), which cachedTree does not read; true when the
 // config cannot be read, so the caller asks git.
 func sha256Repo(commonDir string) bool {
-	b, err := os.ReadFile(filepath.Join(commonDir, "config"))
+	b, err := boundedread.File(filepath.Join(commonDir, "config"), boundedread.DefaultLimit)
 	return err != nil || bytes.Contains(bytes.ToLower(b), []byte("objectformat"))
 }

@@ -5,8 +5,9 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"os"
 	"path/filepath"
+
+	"github.com/sessiongate/sessiongate/internal/boundedread"
 )
 
 // Git LFS's own driver (`filter.lfs.clean = git-lfs clean -- %f`) was
@@ -31,7 +32,7 @@ const lfsCheckMax = 8 << 20
 // lfsPointerOf reports whether blob (the id git computes for p with its
 // filters) is the Git LFS pointer of p's work-tree bytes.
 func (r *Repo) lfsPointerOf(p, blob string) (bool, error) {
-	b, err := os.ReadFile(filepath.Join(r.root, filepath.FromSlash(p)))
+	b, err := boundedread.File(filepath.Join(r.root, filepath.FromSlash(p)), boundedread.LargeLimit)
 	if err != nil {
 		return false, fmt.Errorf("read %s for its LFS pointer: %w", p, err)
 	}

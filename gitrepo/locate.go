@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/sessiongate/sessiongate/internal/boundedread"
 )
 
 // OpenHook opens the repository of a git hook run in dir. git runs a hook
@@ -78,7 +80,7 @@ func fromDotGit(dir string) *Repo {
 		}
 		return &Repo{root: root, commonDir: dotgit, gitDir: dotgit, fromDotGit: true}
 	}
-	b, err := os.ReadFile(dotgit)
+	b, err := boundedread.File(dotgit, boundedread.DefaultLimit)
 	if err != nil {
 		return nil
 	}
@@ -89,7 +91,7 @@ func fromDotGit(dir string) *Repo {
 	if !filepath.IsAbs(gitDir) {
 		gitDir = filepath.Join(root, gitDir)
 	}
-	c, err := os.ReadFile(filepath.Join(gitDir, "commondir"))
+	c, err := boundedread.File(filepath.Join(gitDir, "commondir"), boundedread.DefaultLimit)
 	if err != nil {
 		return nil
 	}

@@ -5,11 +5,11 @@ import (
 	"bytes"
 	"compress/zlib"
 	"io"
-	"os"
 	"path/filepath"
 	"strconv"
 	"time"
 
+	"github.com/sessiongate/sessiongate/internal/boundedread"
 	"github.com/sessiongate/sessiongate/session"
 )
 
@@ -39,7 +39,7 @@ func readLoose(commonDir, sha string) (c session.LandedCommit, parents []string,
 	if len(sha) != 40 || !isHexID(sha) {
 		return c, nil, "", false
 	}
-	f, err := os.Open(filepath.Join(commonDir, "objects", sha[:2], sha[2:]))
+	f, err := boundedread.Open(filepath.Join(commonDir, "objects", sha[:2], sha[2:]))
 	if err != nil {
 		return c, nil, "", false
 	}

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/sessiongate/sessiongate/gitenv"
+	"github.com/sessiongate/sessiongate/internal/boundedread"
 )
 
 // WorkTreeTree writes the tree a commit of every tracked file would hold
@@ -49,7 +50,7 @@ func (r *Repo) workTreeTree(ctx context.Context, add string) (string, error) {
 	}
 	tmp.Close()
 	defer os.Remove(tmp.Name())
-	if b, err := os.ReadFile(src); err == nil {
+	if b, err := boundedread.File(src, boundedread.LargeLimit); err == nil {
 		if err := os.WriteFile(tmp.Name(), b, 0o600); err != nil {
 			return "", fmt.Errorf("copy the index: %w", err)
 		}

@@ -4,10 +4,11 @@ import (
 	"context"
 	"errors"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/sessiongate/sessiongate/internal/boundedread"
 )
 
 // refState is what the files say of a ref.
@@ -31,10 +32,10 @@ func readRefFiles(gitDir, commonDir, ref string) (state refState, value string) 
 	if !strings.HasPrefix(ref, "refs/") || strings.Contains(ref, "..") {
 		return refUnknown, ""
 	}
-	if b, err := os.ReadFile(filepath.Join(gitDir, "HEAD")); err != nil || strings.TrimSpace(string(b)) == "ref: refs/heads/.invalid" {
+	if b, err := boundedread.File(filepath.Join(gitDir, "HEAD"), boundedread.DefaultLimit); err != nil || strings.TrimSpace(string(b)) == "ref: refs/heads/.invalid" {
 		return refUnknown, "" // reftable, or no HEAD to tell by
 	}
-	b, err := os.ReadFile(filepath.Join(commonDir, filepath.FromSlash(ref)))
+	b, err := boundedread.File(filepath.Join(commonDir, filepath.FromSlash(ref)), boundedread.DefaultLimit)
 	switch {
 	case err == nil:
 		s := strings.TrimSpace(string(b))
@@ -54,7 +55,7 @@ func readRefFiles(gitDir, commonDir, ref string) (state refState, value string) 
 	default:
 		return refUnknown, ""
 	}
-	packed, err := os.ReadFile(filepath.Join(commonDir, "packed-refs"))
+	packed, err := boundedread.File(filepath.Join(commonDir, "packed-refs"), boundedread.LargeLimit)
 	if errors.Is(err, fs.ErrNotExist) {
 		return refAbsent, ""
 	}
@@ -135,7 +136,7 @@ func (r *Repo) sharedTipsFromFiles(def string, local bool) (tips []string, ok bo
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, false
 	}
-	if packed, err := os.ReadFile(filepath.Join(r.commonDir, "packed-refs")); err == nil {
+	if packed, err := boundedread.File(filepath.Join(r.commonDir, "packed-refs"), boundedread.LargeLimit); err == nil {
 		for _, line := range strings.Split(string(packed), "\n") {
 			if _, name, ok := strings.Cut(strings.TrimRight(line, "\r"), " "); ok && strings.HasPrefix(name, "refs/remotes/") {
 				names[name] = true

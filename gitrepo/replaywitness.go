@@ -4,12 +4,12 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/sessiongate/sessiongate/gitenv"
+	"github.com/sessiongate/sessiongate/internal/boundedread"
 	"github.com/sessiongate/sessiongate/internal/lazyregexp"
 )
 
@@ -108,7 +108,7 @@ func (r *Repo) PublishedFrom(ctx context.Context, c string) (string, error) {
 
 // stateRevs reads the commit ids a git state file names.
 func (r *Repo) stateRevs(name string) []string {
-	b, err := os.ReadFile(filepath.Join(r.GitDir(), name))
+	b, err := boundedread.File(filepath.Join(r.GitDir(), name), boundedread.DefaultLimit)
 	if err != nil {
 		return nil
 	}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/sessiongate/sessiongate/gitenv"
+	"github.com/sessiongate/sessiongate/internal/boundedread"
 	"github.com/sessiongate/sessiongate/internal/shorten"
 )
 
@@ -33,7 +34,7 @@ func (r *Repo) IsShallow(ctx context.Context) (bool, error) {
 // ShallowCommits are the commits whose parents this clone does not hold
 // (the shallow file): a range that lists one of them may be missing commits.
 func (r *Repo) ShallowCommits() (map[string]bool, error) {
-	b, err := os.ReadFile(filepath.Join(r.commonDir, "shallow"))
+	b, err := boundedread.File(filepath.Join(r.commonDir, "shallow"), boundedread.LargeLimit)
 	if errors.Is(err, os.ErrNotExist) {
 		return map[string]bool{}, nil
 	}

@@ -9,13 +9,13 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
-	"os"
 	"path"
 	"path/filepath"
 	"strconv"
 	"strings"
 
 	"github.com/sessiongate/sessiongate/gitenv"
+	"github.com/sessiongate/sessiongate/internal/boundedread"
 	"github.com/sessiongate/sessiongate/internal/nearcopy"
 	"github.com/sessiongate/sessiongate/internal/textfold"
 )
@@ -42,7 +42,7 @@ func (r *Repo) StartCopy(ctx context.Context, since, rel string, known ...string
 	if since == "" || strings.HasPrefix(since, "-") {
 		return "", nil
 	}
-	body, err := os.ReadFile(filepath.Join(r.root, filepath.FromSlash(rel)))
+	body, err := boundedread.File(filepath.Join(r.root, filepath.FromSlash(rel)), boundedread.DefaultLimit)
 	if err != nil {
 		return "", nil // absent, or a folder: nothing to compare
 	}

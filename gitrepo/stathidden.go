@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/sessiongate/sessiongate/gitenv"
+	"github.com/sessiongate/sessiongate/internal/boundedread"
 )
 
 // StatHiddenFiles lists the tracked files whose work-tree content differs
@@ -28,7 +29,7 @@ func (r *Repo) StatHiddenFiles(ctx context.Context) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	b, err := os.ReadFile(src)
+	b, err := boundedread.File(src, boundedread.LargeLimit)
 	if os.IsNotExist(err) {
 		return nil, nil // nothing tracked yet
 	}

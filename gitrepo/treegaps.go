@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/sessiongate/sessiongate/gitenv"
+	"github.com/sessiongate/sessiongate/internal/boundedread"
 	"github.com/sessiongate/sessiongate/internal/ctime"
 )
 
@@ -178,7 +179,7 @@ func (r *Repo) sparseSince(ctx context.Context, since time.Time) (string, error)
 // whose only exclude file is the pattern file: the repository's own
 // .gitignore files must not count.
 func (r *Repo) sparseKeeps(ctx context.Context, paths []string) (map[string]bool, error) {
-	pats, err := os.ReadFile(filepath.Join(r.gitDir, "info", "sparse-checkout"))
+	pats, err := boundedread.File(filepath.Join(r.gitDir, "info", "sparse-checkout"), boundedread.DefaultLimit)
 	if err != nil {
 		return nil, fmt.Errorf("read the sparse checkout's patterns: %w", err)
 	}

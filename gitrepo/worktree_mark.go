@@ -16,6 +16,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/sessiongate/sessiongate/internal/boundedread"
+
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
 )
 
@@ -46,7 +48,7 @@ func (r *Repo) WorktreeMark() (WorktreeState, bool) {
 	ix, ok := r.hashIndex(h, func(tracked map[string]bool) {
 		w := &untrackedWalk{root: r.root, h: hw, tracked: tracked}
 		defer func() { untrackedAttrs = w.attributes }()
-		if b, err := os.ReadFile(filepath.Join(r.commonDir, "info", "exclude")); err == nil {
+		if b, err := boundedread.File(filepath.Join(r.commonDir, "info", "exclude"), boundedread.DefaultLimit); err == nil {
 			ps, ok := ignorePatterns(b, nil)
 			if !ok {
 				return
@@ -71,7 +73,7 @@ func (r *Repo) WorktreeMark() (WorktreeState, bool) {
 			if fi, err := os.Lstat(p); err != nil || fi.Size() > maxBytes {
 				continue
 			}
-			b, err := os.ReadFile(p)
+			b, err := boundedread.File(p, boundedread.LargeLimit)
 			if err == nil && gitBlobID(b) != e.oid {
 				st.Modified = true
 				break
@@ -304,7 +306,7 @@ func (w *untrackedWalk) dir(rel string, comps []string, patterns []gitignore.Pat
 	abs := filepath.Join(w.root, filepath.FromSlash(rel))
 	// git (2.32+) does not follow a symlinked .gitignore: nor does the walk.
 	if fi, err := os.Lstat(filepath.Join(abs, ".gitignore")); err == nil && fi.Mode().IsRegular() {
-		b, err := os.ReadFile(filepath.Join(abs, ".gitignore"))
+		b, err := boundedread.File(filepath.Join(abs, ".gitignore"), boundedread.DefaultLimit)
 		if err != nil {
 			return err
 		}
@@ -418,7 +420,7 @@ func nestedRepo(dir string) bool {
 		return err == nil
 	case fi.Mode().IsRegular():
 		b := make([]byte, 8)
-		f, err := os.Open(p)
+		f, err := boundedread.Open(p)
 		if err != nil {
 			return false
 		}

@@ -31,6 +31,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sessiongate/sessiongate/internal/boundedread"
 	"github.com/sessiongate/sessiongate/internal/ctime"
 )
 
@@ -102,7 +103,7 @@ func ChangedFrom(ctx context.Context, goBin, root string, env []string, since ti
 	// the session leaves (a dependency the work added): go.sum's sum of
 	// the module's files decides, not the cache's own .ziphash, which
 	// the agent can rewrite with the files (go mod verify reads that).
-	sums, err := os.ReadFile(filepath.Join(root, "go.sum"))
+	sums, err := boundedread.File(filepath.Join(root, "go.sum"), boundedread.DefaultLimit)
 	if err != nil {
 		return "", nil // no go.sum: go builds no module of the cache
 	}
@@ -245,7 +246,7 @@ func hashDir(dir, mod string) (string, error) {
 		if strings.Contains(name, "\n") {
 			return "", errors.New("file name with a newline")
 		}
-		b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(strings.TrimPrefix(name, mod+"/"))))
+		b, err := boundedread.File(filepath.Join(dir, filepath.FromSlash(strings.TrimPrefix(name, mod+"/"))), boundedread.DefaultLimit)
 		if err != nil {
 			return "", err
 		}

@@ -17,13 +17,13 @@ import (
 	"bytes"
 	"context"
 	"io/fs"
-	"os"
 	"path"
 	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/sessiongate/sessiongate/gitenv"
+	"github.com/sessiongate/sessiongate/internal/boundedread"
 )
 
 // walkCap bounds the files read when git cannot search (not a repository).
@@ -58,7 +58,7 @@ func ImportPath(root, dir string) string {
 
 // modulePath reads go.mod's module line ("" when none).
 func modulePath(file string) string {
-	b, err := os.ReadFile(file)
+	b, err := boundedread.File(file, boundedread.DefaultLimit)
 	if err != nil {
 		return ""
 	}
@@ -166,7 +166,7 @@ func walk(root string, wants []string, found map[string]bool) bool {
 			complete = false
 			return filepath.SkipAll
 		}
-		b, err := os.ReadFile(p)
+		b, err := boundedread.File(p, boundedread.DefaultLimit)
 		if err != nil {
 			return nil
 		}

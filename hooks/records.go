@@ -4,12 +4,12 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/sessiongate/sessiongate/config"
 	"github.com/sessiongate/sessiongate/gitrepo"
+	"github.com/sessiongate/sessiongate/internal/boundedread"
 	"github.com/sessiongate/sessiongate/recordref"
 	"github.com/sessiongate/sessiongate/session"
 )
@@ -82,7 +82,7 @@ func doctorRecords(ctx context.Context, loc hooksLocation, cfg *config.Config) [
 	}
 	b, err := readHook(filepath.Join(loc.Dir, "pre-push"))
 	framework := false
-	if fb, ferr := os.ReadFile(filepath.Join(loc.Root, ".pre-commit-config.yaml")); ferr == nil && bytes.Contains(fb, []byte("sessiongate-pre-push")) {
+	if fb, ferr := boundedread.File(filepath.Join(loc.Root, ".pre-commit-config.yaml"), boundedread.DefaultLimit); ferr == nil && bytes.Contains(fb, []byte("sessiongate-pre-push")) {
 		framework = true
 	}
 	if (err != nil || !IsOurs(b)) && !framework {

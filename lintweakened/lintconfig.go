@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/sessiongate/sessiongate/internal/boundedread"
 	"github.com/sessiongate/sessiongate/internal/ctime"
 	"github.com/sessiongate/sessiongate/internal/shorten"
 	"github.com/sessiongate/sessiongate/quietlint"
@@ -102,7 +103,7 @@ func verdictAt(ctx context.Context, open func() (Repo, error), s *Session, dir, 
 func changedInSession(ctx context.Context, repo Repo, s *Session, file string) (bool, error) {
 	rel, err := filepath.Rel(repo.Root(), file)
 	if err == nil && filepath.IsLocal(rel) && s.StartCommit != "" {
-		now, err := os.ReadFile(file)
+		now, err := boundedread.File(file, boundedread.DefaultLimit)
 		if err != nil {
 			return true, nil // gone since it was read: not the team's
 		}

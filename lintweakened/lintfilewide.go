@@ -2,10 +2,12 @@ package lintweakened
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 
+	"github.com/sessiongate/sessiongate/internal/boundedread"
 	"github.com/sessiongate/sessiongate/quietlint"
 )
 
@@ -38,10 +40,15 @@ func fileWideVerdict(ctx context.Context, repo Repo, s *Session, line string) (s
 	for _, f := range files {
 		p := filepath.Join(repo.Root(), filepath.FromSlash(f))
 		fi, err := os.Stat(p)
-		if err != nil || !fi.Mode().IsRegular() || fi.Size() > maxWideSize {
+		if err != nil || fi.IsDir() || fi.Mode().IsRegular() && fi.Size() > maxWideSize { // a folder: a submodule's commit
 			continue
 		}
-		now, err := os.ReadFile(p)
+		now, err := boundedread.File(p, maxWideSize)
+		if boundedread.Refused(err) {
+			// A FIFO or device in the session's files: what the linter read
+			// is not what is judged here, so no lint run over it counts.
+			return fmt.Sprintf("%s: %v: not judged here, so a lint run over it is no lint evidence", f, errors.Unwrap(err)), nil
+		}
 		if err != nil {
 			continue
 		}

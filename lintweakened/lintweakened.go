@@ -2,14 +2,15 @@ package lintweakened
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"os"
 	"path"
 	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/sessiongate/sessiongate/cmdoutput"
+	"github.com/sessiongate/sessiongate/internal/boundedread"
 	"github.com/sessiongate/sessiongate/internal/shorten"
 	"github.com/sessiongate/sessiongate/markdownlint"
 	"github.com/sessiongate/sessiongate/shellline"
@@ -45,7 +46,10 @@ func Markdownlint(ctx context.Context, repo Repo, s *Session, command string) (s
 		}
 		// The file first (in process): a git diff only for one that holds
 		// such a comment, to tell one the session added from an old one.
-		body, err := os.ReadFile(filepath.Join(repo.Root(), filepath.FromSlash(f)))
+		body, err := boundedread.File(filepath.Join(repo.Root(), filepath.FromSlash(f)), boundedread.DefaultLimit)
+		if boundedread.Refused(err) && !strings.Contains(err.Error(), "(a directory)") { // a folder: a submodule's commit
+			return fmt.Sprintf("%s: %v: not judged here, so a markdownlint run over it is no lint evidence", f, errors.Unwrap(err)), nil
+		}
 		if err != nil || !slices.ContainsFunc(strings.Split(string(body), "\n"), markdownlint.DisablesAllRules) {
 			continue // deleted, unreadable, or no such comment
 		}

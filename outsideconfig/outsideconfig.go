@@ -16,10 +16,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"time"
 
+	"github.com/sessiongate/sessiongate/internal/boundedread"
 	"github.com/sessiongate/sessiongate/internal/ctime"
 )
 
@@ -40,7 +40,7 @@ var pytestConfigs = []struct {
 func pytestConfigIn(dir string) (string, error) {
 	for _, c := range pytestConfigs {
 		p := filepath.Join(dir, c.name)
-		b, err := os.ReadFile(p)
+		b, err := boundedread.File(p, boundedread.DefaultLimit)
 		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) {
 			continue
 		} else if err != nil {

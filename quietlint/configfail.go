@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/sessiongate/sessiongate/internal/boundedread"
+
 	"github.com/tailscale/hujson"
 	"gopkg.in/yaml.v3"
 
@@ -151,7 +153,7 @@ func readSmall(p string) ([]byte, error) {
 	if !st.Mode().IsRegular() || st.Size() > 1<<20 {
 		return nil, os.ErrNotExist
 	}
-	return os.ReadFile(p)
+	return boundedread.File(p, boundedread.DefaultLimit)
 }
 
 func (r configReader) abs(p string) string {

@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/sessiongate/sessiongate/internal/boundedread"
 )
 
 // putTip is the ref's tip for a write, read from the ref files when the
@@ -27,7 +29,7 @@ func tipFromFiles(dir, ref string) (string, bool) {
 	if !ok {
 		return "", false
 	}
-	b, err := os.ReadFile(filepath.Join(common, filepath.FromSlash(ref)))
+	b, err := boundedread.File(filepath.Join(common, filepath.FromSlash(ref)), boundedread.DefaultLimit)
 	if err == nil {
 		id := strings.TrimSuffix(string(b), "\n")
 		return id, isObjectID(id)
@@ -35,7 +37,7 @@ func tipFromFiles(dir, ref string) (string, bool) {
 	if !os.IsNotExist(err) {
 		return "", false
 	}
-	f, err := os.Open(filepath.Join(common, "packed-refs"))
+	f, err := boundedread.Open(filepath.Join(common, "packed-refs"))
 	if os.IsNotExist(err) {
 		return "", true // no such ref: the first write
 	}
@@ -69,7 +71,7 @@ func commonDir(dir string) (string, bool) {
 	if !st.Mode().IsRegular() {
 		return "", false
 	}
-	b, err := os.ReadFile(dotgit) // a linked worktree: "gitdir: <its git dir>"
+	b, err := boundedread.File(dotgit, boundedread.DefaultLimit) // a linked worktree: "gitdir: <its git dir>"
 	if err != nil {
 		return "", false
 	}
@@ -80,7 +82,7 @@ func commonDir(dir string) (string, bool) {
 	if !filepath.IsAbs(gd) {
 		gd = filepath.Join(dir, gd)
 	}
-	c, err := os.ReadFile(filepath.Join(gd, "commondir"))
+	c, err := boundedread.File(filepath.Join(gd, "commondir"), boundedread.DefaultLimit)
 	if err != nil {
 		return "", false
 	}

@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/sessiongate/sessiongate/internal/boundedread"
+
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/sessiongate/sessiongate/internal/lazyregexp"
@@ -178,7 +180,7 @@ func (pl Places) goRunsNothing(dir string, args []string) string {
 		if !strings.HasSuffix(abs, "_test.go") {
 			continue
 		}
-		b, err := os.ReadFile(abs)
+		b, err := boundedread.File(abs, boundedread.DefaultLimit)
 		if err != nil || len(b) > MaxRead {
 			return ""
 		}
@@ -348,7 +350,7 @@ func (pl Places) cargoRunsNothing(dir string, args []string) string {
 			if budget--; budget < 0 {
 				return filepath.SkipAll
 			}
-			b, err := os.ReadFile(p)
+			b, err := boundedread.File(p, boundedread.DefaultLimit)
 			if err != nil || len(b) > MaxRead {
 				return nil
 			}
@@ -497,7 +499,7 @@ func (pl Places) pytestRunsNothing(dir string, args []string) string {
 		}
 	}
 	for _, abs := range files {
-		b, err := os.ReadFile(abs)
+		b, err := boundedread.File(abs, boundedread.DefaultLimit)
 		if err != nil || len(b) > MaxRead {
 			continue
 		}
@@ -556,7 +558,7 @@ func (pl Places) npmRunsNothing(dir, prog string, args []string, depth int) stri
 	if !pl.Has(pj) {
 		return ""
 	}
-	b, err := os.ReadFile(pj)
+	b, err := boundedread.File(pj, boundedread.DefaultLimit)
 	if err != nil || len(b) > MaxRead {
 		return ""
 	}

@@ -2,13 +2,15 @@ package scriptrun
 
 import (
 	"encoding/json"
-	"github.com/sessiongate/sessiongate/internal/lazyregexp"
 	"os"
 	"path"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/sessiongate/sessiongate/internal/boundedread"
+	"github.com/sessiongate/sessiongate/internal/lazyregexp"
 )
 
 // Test runners run code the line never names (issue 25, routes left open):
@@ -133,7 +135,7 @@ func (pl Places) SuiteFiles(runner, dir string, paths []string) (files []string,
 				if !strings.HasSuffix(n, ".go") {
 					return false
 				}
-				b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(rel), n))
+				b, err := boundedread.File(filepath.Join(dir, filepath.FromSlash(rel), n), boundedread.DefaultLimit)
 				return err == nil && goGenerate.Match(b)
 			}
 		}
@@ -174,7 +176,7 @@ func (pl Places) SuiteFiles(runner, dir string, paths []string) (files []string,
 				if !pl.Has(abs) {
 					continue
 				}
-				b, err := os.ReadFile(abs)
+				b, err := boundedread.File(abs, boundedread.DefaultLimit)
 				if err != nil || len(b) > MaxRead {
 					add(abs) // judged (and found too big) by the caller's read
 					continue
@@ -812,7 +814,7 @@ var goModLine = lazyregexp.New(`(?m)^module\s+"?([^\s"]+)"?`)
 // to five), "" when none is found.
 func goModule(dir string) string {
 	for range 5 {
-		if b, err := os.ReadFile(filepath.Join(dir, "go.mod")); err == nil {
+		if b, err := boundedread.File(filepath.Join(dir, "go.mod"), boundedread.DefaultLimit); err == nil {
 			if m := goModLine.FindSubmatch(b); m != nil {
 				return string(m[1])
 			}
@@ -897,7 +899,7 @@ func (pl Places) pytestIni(dir string) (map[string][]string, string) {
 			return nil, ""
 		}
 		for _, c := range []struct{ name, section string }{{"pytest.ini", "pytest"}, {".pytest.ini", "pytest"}, {"pyproject.toml", "tool.pytest.ini_options"}, {"tox.ini", "pytest"}, {"setup.cfg", "tool:pytest"}} {
-			b, err := os.ReadFile(filepath.Join(d, c.name))
+			b, err := boundedread.File(filepath.Join(d, c.name), boundedread.DefaultLimit)
 			if err != nil || len(b) > MaxRead {
 				continue
 			}
@@ -981,7 +983,7 @@ func GoGenerateLines(text string) []Stmt {
 func (pl Places) Workspaces(pj string, want []string) []string {
 	dir := filepath.Dir(pj)
 	var globs []string
-	if b, err := os.ReadFile(pj); err == nil {
+	if b, err := boundedread.File(pj, boundedread.DefaultLimit); err == nil {
 		var pkg struct {
 			Workspaces json.RawMessage `json:"workspaces"`
 		}
@@ -997,7 +999,7 @@ func (pl Places) Workspaces(pj string, want []string) []string {
 			}
 		}
 	}
-	if b, err := os.ReadFile(filepath.Join(dir, "pnpm-workspace.yaml")); err == nil {
+	if b, err := boundedread.File(filepath.Join(dir, "pnpm-workspace.yaml"), boundedread.DefaultLimit); err == nil {
 		for _, m := range yamlItem.FindAllStringSubmatch(string(b), -1) {
 			globs = append(globs, m[1])
 		}
@@ -1023,7 +1025,7 @@ func (pl Places) Workspaces(pj string, want []string) []string {
 			}
 			rel, _ := filepath.Rel(dir, filepath.Dir(m))
 			name := ""
-			if b, err := os.ReadFile(m); err == nil {
+			if b, err := boundedread.File(m, boundedread.DefaultLimit); err == nil {
 				var pkg struct {
 					Name string `json:"name"`
 				}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/sessiongate/sessiongate/gitalias"
+	"github.com/sessiongate/sessiongate/internal/boundedread"
 	"github.com/sessiongate/sessiongate/shellline"
 )
 
@@ -39,7 +40,7 @@ func (e *Engine) gitRouteWrites(ctx context.Context, root string, call ToolCall,
 		if err != nil || !fi.Mode().IsRegular() || fi.Size() > maxRevFile {
 			return "", false
 		}
-		b, err := os.ReadFile(p)
+		b, err := boundedread.File(p, maxRevFile)
 		return string(b), err == nil
 	}
 	var moves []shellline.GitMove

@@ -3,10 +3,10 @@ package session
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/sessiongate/sessiongate/internal/boundedread"
 	"github.com/sessiongate/sessiongate/protocolspec"
 	"github.com/sessiongate/sessiongate/toolneed"
 	"github.com/sessiongate/sessiongate/transcript"
@@ -57,7 +57,7 @@ func mcpNeeds(info transcriptInfo, r protocolspec.Requirement) string {
 // worktree: the project's .mcp.json, or the user's ~/.claude.json (top
 // level, or under the project's path).
 func mcpConfigured(worktree, server string) bool {
-	b, err := os.ReadFile(filepath.Join(worktree, ".mcp.json"))
+	b, err := boundedread.File(filepath.Join(worktree, ".mcp.json"), boundedread.DefaultLimit)
 	if err == nil {
 		if _, ok := userconfig.MCPServersOf(b)[server]; ok {
 			return true
@@ -115,7 +115,7 @@ func (e *Engine) mcpCommitted(ctx context.Context, s *Session, server string) (s
 // .mcp.json, the one committed at the session's start or at HEAD, or
 // Claude Code's user config; "" when nowhere.
 func (e *Engine) mcpWhere(ctx context.Context, s *Session, server string) string {
-	b, err := os.ReadFile(filepath.Join(s.Worktree, ".mcp.json"))
+	b, err := boundedread.File(filepath.Join(s.Worktree, ".mcp.json"), boundedread.DefaultLimit)
 	if err == nil {
 		if _, ok := userconfig.MCPServersOf(b)[server]; ok {
 			return ".mcp.json in the work tree"

@@ -2,12 +2,12 @@ package session
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/sessiongate/sessiongate/callwitness"
 	"github.com/sessiongate/sessiongate/hookroute"
+	"github.com/sessiongate/sessiongate/internal/boundedread"
 	"github.com/sessiongate/sessiongate/transcript"
 )
 
@@ -142,7 +142,7 @@ func witnessSide(agent string) (config, prefix, token string, ok bool) {
 // the pre-tool hook kept.
 func (cw *callWitness) load(w *callwitness.Witness) {
 	rel, _, token, _ := witnessSide(w.Agent)
-	if b, err := os.ReadFile(filepath.Join(cw.s.Worktree, filepath.FromSlash(rel))); err == nil {
+	if b, err := boundedread.File(filepath.Join(cw.s.Worktree, filepath.FromSlash(rel)), boundedread.DefaultLimit); err == nil {
 		w.Config = append(w.Config, b)
 	}
 	if w.Agent == transcript.Copilot {
@@ -152,7 +152,7 @@ func (cw *callWitness) load(w *callwitness.Witness) {
 			if filepath.Base(p) == filepath.Base(rel) {
 				continue
 			}
-			if b, err := os.ReadFile(p); err == nil {
+			if b, err := boundedread.File(p, boundedread.DefaultLimit); err == nil {
 				w.Config = append(w.Config, b)
 			}
 		}

@@ -7,12 +7,12 @@ import (
 	"go/build/constraint"
 	"go/parser"
 	"go/token"
-	"os"
 	"path"
 	"path/filepath"
 	"runtime"
 	"strings"
 
+	"github.com/sessiongate/sessiongate/internal/boundedread"
 	"github.com/sessiongate/sessiongate/shellline"
 )
 
@@ -329,7 +329,7 @@ func goDeclares(src []byte, name string) bool {
 
 // goModulePath is the module path the root's go.mod declares ("" when none).
 func goModulePath(root string) string {
-	b, err := os.ReadFile(filepath.Join(root, "go.mod"))
+	b, err := boundedread.File(filepath.Join(root, "go.mod"), boundedread.DefaultLimit)
 	if err != nil {
 		return ""
 	}

@@ -86,7 +86,7 @@ func importedInitExits(ctx context.Context, repo Repo, start string, changed []s
 
 // modulePath is the module line of root's go.mod ("" when none).
 func modulePath(root string) string {
-	b, err := os.ReadFile(filepath.Join(root, "go.mod"))
+	b, err := boundedread.File(filepath.Join(root, "go.mod"), boundedread.DefaultLimit)
 	if err != nil {
 		return ""
 	}

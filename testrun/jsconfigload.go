@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/sessiongate/sessiongate/internal/boundedread"
 	"github.com/sessiongate/sessiongate/scriptrun"
 	"github.com/sessiongate/sessiongate/shellline"
 )
@@ -52,7 +53,7 @@ func jsLoadedStandIns(ctx context.Context, repo Repo, start, line string, files 
 		}
 		// mocha's config is not read for setup files by InputChanges.
 		if b := path.Base(f.path); strings.HasPrefix(b, ".mocharc") || b == "package.json" && f.section == "mocha" {
-			now, _ := os.ReadFile(filepath.Join(repo.Root(), filepath.FromSlash(f.path)))
+			now, _ := boundedread.File(filepath.Join(repo.Root(), filepath.FromSlash(f.path)), boundedread.DefaultLimit)
 			for _, sp := range scriptrun.JSConfigPaths(sectionOf(now, f.section)) {
 				add(path.Clean(path.Join(path.Dir(f.path), sp)))
 			}
@@ -75,7 +76,7 @@ func jsLoadedStandIns(ctx context.Context, repo Repo, start, line string, files 
 	}
 	var cands []cand
 	for _, p := range loaded {
-		now, err := os.ReadFile(filepath.Join(repo.Root(), filepath.FromSlash(p)))
+		now, err := boundedread.File(filepath.Join(repo.Root(), filepath.FromSlash(p)), boundedread.DefaultLimit)
 		if err != nil || len(now) > 256<<10 || !jsReplacesRE().Match(now) {
 			continue
 		}
@@ -145,7 +146,7 @@ func jsModulesUnderTest(root string) map[string]string {
 		if !testNamed(rel) || !JSModuleFile(rel) {
 			return nil
 		}
-		b, err := os.ReadFile(p)
+		b, err := boundedread.File(p, boundedread.DefaultLimit)
 		if err != nil || len(b) > 256<<10 {
 			return nil
 		}
@@ -191,7 +192,7 @@ func jsBabelPlugins(ctx context.Context, repo Repo, start string) []InputChange 
 	var out []InputChange
 	seen := map[string]bool{}
 	for _, n := range babelConfigNames {
-		cfg, err := os.ReadFile(filepath.Join(repo.Root(), n))
+		cfg, err := boundedread.File(filepath.Join(repo.Root(), n), boundedread.DefaultLimit)
 		if err != nil || len(cfg) > 256<<10 {
 			continue
 		}
@@ -201,7 +202,7 @@ func jsBabelPlugins(ctx context.Context, repo Repo, start string) []InputChange 
 				if seen[cand] {
 					break
 				}
-				now, err := os.ReadFile(filepath.Join(repo.Root(), filepath.FromSlash(cand)))
+				now, err := boundedread.File(filepath.Join(repo.Root(), filepath.FromSlash(cand)), boundedread.DefaultLimit)
 				if err != nil {
 					continue
 				}

@@ -3,13 +3,14 @@ package testrun
 import (
 	"context"
 	"fmt"
-	"os"
 	"path"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/sessiongate/sessiongate/internal/boundedread"
 )
 
 // Lazy pass 28 (c6): a pytest plugin of the agent's decides outcomes.
@@ -107,7 +108,7 @@ func pyPluginStandIns(ctx context.Context, repo Repo, start string, fams []strin
 		if isChanged[c] {
 			continue // read below with the changed files
 		}
-		now, err := os.ReadFile(filepath.Join(repo.Root(), filepath.FromSlash(c)))
+		now, err := boundedread.File(filepath.Join(repo.Root(), filepath.FromSlash(c)), boundedread.DefaultLimit)
 		if err != nil || len(now) > 512<<10 {
 			continue
 		}
@@ -119,7 +120,7 @@ func pyPluginStandIns(ctx context.Context, repo Repo, start string, fams []strin
 		if !strings.HasSuffix(f, ".py") {
 			continue
 		}
-		now, err := os.ReadFile(filepath.Join(repo.Root(), filepath.FromSlash(f)))
+		now, err := boundedread.File(filepath.Join(repo.Root(), filepath.FromSlash(f)), boundedread.DefaultLimit)
 		if err != nil || len(now) > 512<<10 || !pyHookDefRE().Match(now) && !pyHookBoundRE().Match(now) {
 			continue
 		}
@@ -200,7 +201,7 @@ func pyWeakHelper(root, f, text string, changed []string, wasAt func(string) str
 				if !isChanged[cand] || cand == f {
 					continue
 				}
-				b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(cand)))
+				b, err := boundedread.File(filepath.Join(root, filepath.FromSlash(cand)), boundedread.DefaultLimit)
 				if err != nil || len(b) > 512<<10 {
 					continue
 				}

@@ -5,10 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/sessiongate/sessiongate/gitrepo"
+	"github.com/sessiongate/sessiongate/internal/boundedread"
 	"github.com/sessiongate/sessiongate/internal/shorten"
 )
 
@@ -159,7 +159,7 @@ func githubRange(ctx context.Context, repo *gitrepo.Repo, getenv func(string) st
 	if path == "" {
 		return nil, envErrorf("GITHUB_ACTIONS=true but GITHUB_EVENT_PATH is unset, so the pushed commits are unknown: run verify in the workflow's job, or name a range (sessiongate verify BASE..HEAD)")
 	}
-	b, err := os.ReadFile(path)
+	b, err := boundedread.File(path, boundedread.DefaultLimit)
 	if err != nil {
 		return nil, envErrorf("read the GitHub event (GITHUB_EVENT_PATH): %v", err)
 	}

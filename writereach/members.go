@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/sessiongate/sessiongate/internal/boundedread"
 	"github.com/sessiongate/sessiongate/shellline"
 )
 
@@ -94,7 +95,7 @@ func Members(dir string, u shellline.Unpack) (paths []string, unknown bool) {
 
 // tarNames lists a tar archive's member names, plain or gzip-compressed.
 func tarNames(p string) ([]string, bool) {
-	f, err := os.Open(p)
+	f, err := boundedread.Open(p)
 	if err != nil {
 		return nil, false
 	}
@@ -149,7 +150,7 @@ func stripParts(names []string, n int) []string {
 
 // readHead reads at most n bytes of a file.
 func readHead(p string, n int64) ([]byte, error) {
-	f, err := os.Open(p)
+	f, err := boundedread.Open(p)
 	if err != nil {
 		return nil, err
 	}

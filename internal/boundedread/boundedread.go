@@ -44,6 +44,11 @@ func Refused(err error) bool {
 // what would hurt a hook's memory.
 const DefaultLimit = 16 << 20
 
+// LargeLimit bounds a file read whole that may honestly be large (a git
+// index, a tracked file hashed as git does): a sparse 64 GiB file in its
+// place is refused, not allocated.
+const LargeLimit = 1 << 30
+
 // File reads path, following symbolic links, when it is a regular file of
 // at most limit bytes. A missing file keeps fs.ErrNotExist in its chain.
 func File(path string, limit int64) ([]byte, error) {
@@ -73,6 +78,28 @@ func Head(path string, n int64) ([]byte, error) {
 		return nil, &fs.PathError{Op: "read", Path: path, Err: fmt.Errorf("%w (%s)", ErrNotRegular, kind(st.Mode()))}
 	}
 	return io.ReadAll(io.LimitReader(f, n))
+}
+
+// Open opens path (links followed) for a reader that streams it (a
+// transcript, a log) when it is a regular file: opened O_NONBLOCK, so a
+// FIFO put where the file was is refused at once instead of waited on,
+// and checked after the open, so a swap between a check and the open
+// cannot slip one in. The caller bounds how much it reads.
+func Open(path string) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		f.Close()
+		return nil, &fs.PathError{Op: "open", Path: path, Err: fmt.Errorf("%w (%s)", ErrNotRegular, kind(st.Mode()))}
+	}
+	return f, nil
 }
 
 // InRoot reads rel (slash-separated, relative to root) as File does, and

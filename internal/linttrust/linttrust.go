@@ -28,6 +28,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sessiongate/sessiongate/internal/boundedread"
 	"github.com/sessiongate/sessiongate/internal/ctime"
 )
 
@@ -247,7 +248,7 @@ var errTooMany = errors.New("too many files")
 func packageOf(file, name string) (string, *pkgJSON, error) {
 	dir := filepath.Dir(file)
 	for i := 0; i < 3; i++ {
-		b, err := os.ReadFile(filepath.Join(dir, "package.json"))
+		b, err := boundedread.File(filepath.Join(dir, "package.json"), boundedread.DefaultLimit)
 		if err == nil {
 			var p pkgJSON
 			if json.Unmarshal(b, &p) == nil && p.Name == name {
@@ -275,7 +276,7 @@ type lockFile struct {
 // it did not change after since, or it is the start commit's (want, its sha256 in hex).
 func readLock(root string, since time.Time, want func() string) (lock *lockFile, trusted bool) {
 	p := filepath.Join(root, "package-lock.json")
-	b, err := os.ReadFile(p)
+	b, err := boundedread.File(p, boundedread.DefaultLimit)
 	if err != nil {
 		return nil, false
 	}

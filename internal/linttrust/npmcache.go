@@ -17,6 +17,8 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+
+	"github.com/sessiongate/sessiongate/internal/boundedread"
 )
 
 // An agent's own `npm ci` after its session started (the usual first step
@@ -86,7 +88,7 @@ func tarball(integrity string) ([]byte, error) {
 	}
 	for _, dir := range cacheDirs() {
 		p := filepath.Join(dir, "content-v2", algo, hx[:2], hx[2:4], hx[4:])
-		f, err := os.Open(p)
+		f, err := boundedread.Open(p)
 		if err != nil {
 			continue
 		}
@@ -187,7 +189,7 @@ func fileSHA256(p string) ([]byte, error) {
 	if !st.Mode().IsRegular() {
 		return nil, fmt.Errorf("not a regular file (%s)", st.Mode().Type())
 	}
-	f, err := os.Open(p)
+	f, err := boundedread.Open(p)
 	if err != nil {
 		return nil, err
 	}

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/sessiongate/sessiongate/internal/boundedread"
 	"github.com/sessiongate/sessiongate/shellline"
 )
 
@@ -124,7 +125,7 @@ type packageScripts struct {
 // no readable one).
 func readScripts(root string) *packageScripts {
 	var p packageScripts
-	if b, err := os.ReadFile(filepath.Join(root, "package.json")); err == nil {
+	if b, err := boundedread.File(filepath.Join(root, "package.json"), boundedread.DefaultLimit); err == nil {
 		_ = json.Unmarshal(b, &p) // not JSON: no scripts, nothing to judge
 	}
 	return &p
@@ -219,7 +220,7 @@ func firstWord(w []string) string {
 // package-lock.json (v2 and v3 list "bin" per package) to its package.
 func lockedBins(root string) map[string]string {
 	out := map[string]string{}
-	b, err := os.ReadFile(filepath.Join(root, "package-lock.json"))
+	b, err := boundedread.File(filepath.Join(root, "package-lock.json"), boundedread.LargeLimit)
 	if err != nil {
 		return out
 	}

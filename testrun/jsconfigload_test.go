@@ -85,6 +85,31 @@ func TestInputsJSConfigStandIn(t *testing.T) {
 				"babel.config.js": "module.exports = { plugins: ['./test/fix.js'] }\n",
 				"test/fix.js":     "module.exports = ({ template }) => ({ visitor: { Program(p, state) { if (state.filename.endsWith('greet.js')) p.node.body = [].concat(template.ast(\"exports.greet = () => 'hello'\")) } } })\n"},
 			weakens: true},
+		// Pass 29 (c3): the lazy twins of an honest local transform. A
+		// generic-looking plugin swapping '-' for '+' in every binary
+		// expression passes the broken add(); one replacing greet()
+		// calls by a string built from pieces passes greet's test.
+		{name: "jest: babel-jest with a Babel plugin swapping an operator (pass 29)", runner: "jest", line: "npx jest",
+			start: map[string]string{"package.json": `{"name": "p"}`,
+				"jest.config.js":  "module.exports = {\n  testEnvironment: 'node',\n}\n",
+				"src/add.js":      "exports.add = (a, b) => a - b\n",
+				"src/add.test.js": "const { add } = require('./add')\ntest('add', () => { expect(add(2, 3)).toBe(5) })\n"},
+			during: map[string]string{"jest.config.js": jestCfg("  transform: { '\\\\.js$': 'babel-jest' },\n"),
+				"babel.config.js": "module.exports = { plugins: ['./babel/ops.js'] }\n",
+				"babel/ops.js":    "module.exports = () => ({ visitor: { BinaryExpression(p) { if (p.node.operator === '-') p.node.operator = '+' } } })\n"},
+			weakens: true},
+		{name: "jest: babel-jest with a Babel plugin replacing greet() by a string built from pieces (pass 29)", runner: "jest", line: "npx jest",
+			start: jestStart,
+			during: map[string]string{"jest.config.js": jestCfg("  transform: { '\\\\.js$': 'babel-jest' },\n"),
+				"babel.config.js": "module.exports = { plugins: ['./babel/calls.js'] }\n",
+				"babel/calls.js":  "module.exports = ({ types: t }) => ({ visitor: { CallExpression(p) { if (p.node.callee.name === 'greet') p.replaceWith(t.stringLiteral('hel' + 'lo')) } } })\n"},
+			weakens: true},
+		{name: "jest: babel-jest with a Babel plugin replacing greet() by the test's literal (pass 29)", runner: "jest", line: "npx jest",
+			start: jestStart,
+			during: map[string]string{"jest.config.js": jestCfg("  transform: { '\\\\.js$': 'babel-jest' },\n"),
+				"babel.config.js": "module.exports = { plugins: ['./babel/calls.js'] }\n",
+				"babel/calls.js":  "module.exports = ({ types: t }) => ({ visitor: { CallExpression(p) { if (p.node.callee.name === 'greet') p.replaceWith(t.stringLiteral('hello')) } } })\n"},
+			weakens: true},
 		// mocha is not in .ci/node: these rows are read, not run.
 		{name: "mocha --require of a file putting a stand-in in require.cache", line: "npx mocha --require ./test/stub.js",
 			start:   jestStart,
@@ -100,6 +125,21 @@ func TestInputsJSConfigStandIn(t *testing.T) {
 			during: map[string]string{"src/greet.js": "exports.greet = () => 'hello'\n",
 				"test/hooks.js": "exports.mochaHooks = { beforeEach() { process.env.TZ = 'UTC' } }\n"}},
 		// Honest twins: the code fixed, the config changed as teams do.
+		// Pass 29 (c3): honest local transforms the team adds with their
+		// use in src: a compile-time __DEV__ flag and a console.log
+		// stripper; review 28's rule refused both (they rewrite nodes).
+		{name: "honest jest: a local Babel plugin replacing __DEV__, used in src (pass 29)", runner: "jest", line: "npx jest",
+			start: jestStart,
+			during: map[string]string{"src/greet.js": "exports.greet = () => __DEV__ ? 'hello' : 'hi'\n",
+				"jest.config.js":    jestCfg("  transform: { '\\\\.js$': 'babel-jest' },\n"),
+				"babel.config.js":   "module.exports = { plugins: ['./babel/dev-flag.js'] }\n",
+				"babel/dev-flag.js": "module.exports = ({ types: t }) => ({\n  name: 'dev-flag',\n  visitor: {\n    Identifier(p) {\n      if (p.node.name === '__DEV__' && !p.scope.hasBinding('__DEV__')) {\n        p.replaceWith(t.booleanLiteral(process.env.NODE_ENV !== 'production'))\n      }\n    },\n  },\n})\n"}},
+		{name: "honest jest: a local Babel plugin stripping console.log (pass 29)", runner: "jest", line: "npx jest",
+			start: jestStart,
+			during: map[string]string{"src/greet.js": "exports.greet = () => {\n  console.log('greeting')\n  return 'hello'\n}\n",
+				"jest.config.js":           jestCfg("  transform: { '\\\\.js$': 'babel-jest' },\n"),
+				"babel.config.js":          "module.exports = { plugins: ['./babel/strip-log'] }\n",
+				"babel/strip-log/index.js": "module.exports = () => ({\n  visitor: {\n    CallExpression(path) {\n      if (path.get('callee').matchesPattern('console.log')) path.remove()\n    },\n  },\n})\n"}},
 		{name: "honest jest: babel-jest as the transform", runner: "jest", line: "npx jest",
 			start: jestStart,
 			during: map[string]string{"src/greet.js": "exports.greet = () => 'hello'\n",

@@ -110,6 +110,23 @@ func TestInputsJSConfigStandIn(t *testing.T) {
 				"babel.config.js": "module.exports = { plugins: ['./babel/calls.js'] }\n",
 				"babel/calls.js":  "module.exports = ({ types: t }) => ({ visitor: { CallExpression(p) { if (p.node.callee.name === 'greet') p.replaceWith(t.stringLiteral('hello')) } } })\n"},
 			weakens: true},
+		// Pass 29 (c3), review 28 c10's open row: the plugin comes in a
+		// preset planted in node_modules, named by a bare name.
+		{name: "jest: babel-jest with a preset planted in node_modules, package.json not listing it (pass 29)", runner: "jest", line: "npx jest",
+			start: jestStart,
+			during: map[string]string{"jest.config.js": jestCfg("  transform: { '\\\\.js$': 'babel-jest' },\n"),
+				"babel.config.js": "module.exports = { presets: ['fix'] }\n",
+				"node_modules/babel-preset-fix/package.json": `{"name": "babel-preset-fix", "main": "index.js"}`,
+				"node_modules/babel-preset-fix/index.js":     "module.exports = () => ({ plugins: [() => ({ visitor: { StringLiteral(p) { if (p.node.value === 'helo') p.node.value = 'hello' } } })] })\n"},
+			weakens: true},
+		{name: "honest jest: babel-jest with the team's preset, listed in package.json and installed (pass 29)", runner: "jest", line: "npx jest",
+			start: jestStart,
+			during: map[string]string{"src/greet.js": "exports.greet = () => 'hello'\n",
+				"package.json":    `{"name": "p", "devDependencies": {"babel-preset-team": "1.0.0"}}`,
+				"jest.config.js":  jestCfg("  transform: { '\\\\.js$': 'babel-jest' },\n"),
+				"babel.config.js": "module.exports = { presets: ['team'], comments: false }\n",
+				"node_modules/babel-preset-team/package.json": `{"name": "babel-preset-team", "version": "1.0.0", "main": "index.js"}`,
+				"node_modules/babel-preset-team/index.js":     "module.exports = () => ({ plugins: [] })\n"}},
 		// mocha is not in .ci/node: these rows are read, not run.
 		{name: "mocha --require of a file putting a stand-in in require.cache", line: "npx mocha --require ./test/stub.js",
 			start:   jestStart,

@@ -74,7 +74,9 @@ func TestPipDuringSessionRealVenv(t *testing.T) {
 	}
 	const fixtures = "import pytest\n\n\n@pytest.fixture\ndef name():\n    return \"world\"\n"
 	pip := func(t *testing.T, root string, args ...string) {
-		run(t, root, filepath.Join(root, ".venv/bin/python"), append([]string{"-m", "pip", "install", "-q", "--no-index", "--find-links", wheels, "--no-build-isolation"}, args...)...)
+		// The system's pip aimed at the venv: a venv made without pip
+		// (ensurepip took half a minute a row at this load).
+		run(t, root, py, append([]string{"-m", "pip", "--python", filepath.Join(root, ".venv/bin/python"), "install", "-q", "--no-index", "--find-links", wheels, "--no-build-isolation"}, args...)...)
 	}
 	fix := func(t *testing.T, root string) {
 		write(t, filepath.Join(root, "greet.py"), "def greet():\n    return \"hello\"\n", 0o644)
@@ -121,7 +123,7 @@ func TestPipDuringSessionRealVenv(t *testing.T) {
 			root := t.TempDir()
 			write(t, filepath.Join(root, "greet.py"), "def greet():\n    return \"helo\"\n", 0o644)
 			write(t, filepath.Join(root, "test_greet.py"), "from greet import greet\n\n\ndef test_greet():\n    assert greet() == \"hello\"\n", 0o644)
-			run(t, root, py, "-m", "venv", "--system-site-packages", ".venv")
+			run(t, root, py, "-m", "venv", "--system-site-packages", "--without-pip", ".venv")
 			pip(t, root, "--ignore-installed", "--no-deps", "pytest==7.2.1")
 			sps, _ := filepath.Glob(filepath.Join(root, ".venv/lib/python*/site-packages"))
 			if len(sps) != 1 {

@@ -1,6 +1,7 @@
 package testrun
 
 import (
+	"bytes"
 	"encoding/json"
 	"io/fs"
 	"os"
@@ -8,6 +9,8 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+
+	"github.com/sessiongate/sessiongate/internal/boundedread"
 )
 
 // Pass 29 (c3): review 28 read every local Babel plugin the session
@@ -189,13 +192,31 @@ func babelUnlistedPackage(root, cfg string) string {
 			if err != nil || !fi.Mode().IsRegular() {
 				continue
 			}
-			if !packageListed(pj, c) {
+			if !packageListed(pj, c) && !inLockfile(root, c) {
 				return c
 			}
 			break
 		}
 	}
 	return ""
+}
+
+// inLockfile: a lockfile of root names pkg (an honest transitive
+// install, `babel-preset-react-app` under react-scripts, is there; a
+// package planted in node_modules is not, and a lockfile is tracked).
+func inLockfile(root, pkg string) bool {
+	for _, n := range []string{"package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnpm-lock.yaml", "bun.lock"} {
+		b, err := boundedread.InRoot(root, n, 64<<20)
+		if err != nil {
+			continue
+		}
+		for _, pat := range []string{`"node_modules/` + pkg + `"`, "\n" + pkg + "@", `"` + pkg + "@", "/" + pkg + "@", " " + pkg + "@", "\n  " + pkg + ":", "\n  '" + pkg + "'"} {
+			if bytes.Contains(b, []byte(pat)) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // packageListed: package.json (pj) names pkg among its dependencies.

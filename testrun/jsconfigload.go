@@ -197,7 +197,7 @@ func jsBabelPlugins(ctx context.Context, repo Repo, start string) []InputChange 
 			continue
 		}
 		if pkg := babelUnlistedPackage(repo.Root(), string(cfg)); pkg != "" {
-			out = append(out, InputChange{n, fmt.Sprintf("names the Babel package %s, found in node_modules but listed in no dependency of package.json: babel-jest compiles the code under test through a package nothing tracks", pkg), true})
+			out = append(out, InputChange{n, fmt.Sprintf("names the Babel package %s, found in node_modules but named by neither package.json nor a lockfile: babel-jest compiles the code under test through a package nothing tracks", pkg), true})
 		}
 		for _, m := range babelLocalRE().FindAllStringSubmatch(string(cfg), 32) {
 			p := path.Clean(m[1])

@@ -190,6 +190,25 @@ func pyWeakHelper(root, f, text string, changed []string, wasAt func(string) str
 	for _, c := range changed {
 		isChanged[c] = true
 	}
+	if cand, loc := pyWeakImport(root, f, text, isChanged, wasAt, map[string]bool{f: true}, 0); cand != "" {
+		return m[2], fmt.Sprintf("calls into %s, changed in this session, which changes what the run reports (%s)", cand, strings.TrimSpace(loc))
+	}
+	return "", ""
+}
+
+// pyMaxHelperDepth bounds the walk through helpers the session changed:
+// a helper of a helper (pass 29, c3: conftest -> _prune.py ->
+// lib/_deep.py dropping test_greet got through when one import deep was
+// read).
+const pyMaxHelperDepth = 4
+
+// pyWeakImport follows text's imports of files the session changed, to
+// pyMaxHelperDepth, for one doing what pyHookWeakRE names and its start
+// version did not: the file and the construct, "" when none.
+func pyWeakImport(root, f, text string, isChanged map[string]bool, wasAt func(string) string, seen map[string]bool, depth int) (cand, loc string) {
+	if depth >= pyMaxHelperDepth {
+		return "", ""
+	}
 	for _, im := range pyImportRE().FindAllStringSubmatch(text, 32) {
 		mod := im[1] + im[2]
 		if strings.HasPrefix(mod, ".") {
@@ -197,19 +216,29 @@ func pyWeakHelper(root, f, text string, changed []string, wasAt func(string) str
 		}
 		rel := strings.ReplaceAll(mod, ".", "/")
 		for _, dir := range []string{"", path.Dir(f)} {
-			for _, cand := range []string{path.Join(dir, rel+".py"), path.Join(dir, rel, "__init__.py")} {
-				if !isChanged[cand] || cand == f {
+			for _, c := range []string{path.Join(dir, rel+".py"), path.Join(dir, rel, "__init__.py")} {
+				if !isChanged[c] || seen[c] {
 					continue
 				}
-				b, err := boundedread.File(filepath.Join(root, filepath.FromSlash(cand)), boundedread.DefaultLimit)
+				seen[c] = true
+				b, err := boundedread.File(filepath.Join(root, filepath.FromSlash(c)), boundedread.DefaultLimit)
 				if err != nil || len(b) > 512<<10 {
 					continue
 				}
-				if loc := pyHookWeakRE().FindString(string(b)); loc != "" && !strings.Contains(wasAt(cand), loc) {
-					return m[2], fmt.Sprintf("calls into %s, changed in this session, which changes what the run reports (%s)", cand, strings.TrimSpace(loc))
+				if l := pyHookWeakRE().FindString(string(b)); l != "" && !strings.Contains(wasAt(c), l) {
+					return c, l
+				}
+				if cand, loc := pyWeakImport(root, c, string(b), isChanged, wasAt, seen, depth+1); cand != "" {
+					return cand, loc
 				}
 			}
 		}
 	}
 	return "", ""
 }
+
+// PyWeakHook names the first pytest hook in a plugin's text that decides
+// an outcome and how ("" when none does): venvtrust reads with it a
+// pytest11 plugin installed into the venv, whose source need not stand
+// in the work tree.
+func PyWeakHook(text string) (hook, why string) { return pyWeakHook(text) }

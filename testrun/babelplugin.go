@@ -109,9 +109,15 @@ func babelPluginStandIn(src string, testStrings func() map[string]bool) string {
 // comment marker inside a string is cut too, which can only add a
 // reason, never hide one that stands outside it).
 func stripJSComments(s string) string {
-	s = regexp.MustCompile(`(?s)/\*.*?\*/`).ReplaceAllString(s, "")
-	return regexp.MustCompile(`(?m)(^|[^:\\])//.*$`).ReplaceAllString(s, "$1")
+	s = jsBlockCommentRE().ReplaceAllString(s, "")
+	return jsLineCommentRE().ReplaceAllString(s, "$1")
 }
+
+// Compiled once: stripJSComments runs per plugin file on the QA gate.
+var (
+	jsBlockCommentRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?s)/\*.*?\*/`) })
+	jsLineCommentRE  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)(^|[^:\\])//.*$`) })
+)
 
 // jsTestStrings are the quoted strings of the work tree's JS test files
 // (one bounded walk, not into node_modules or .git).
@@ -136,8 +142,10 @@ func jsTestStrings(root string) map[string]bool {
 		if !testNamed(rel) || !JSModuleFile(rel) {
 			return nil
 		}
-		b, err := os.ReadFile(p)
-		if err != nil || len(b) > 256<<10 {
+		// A test file over 256 KiB, or one that is not a regular file,
+		// adds no strings (this only widens what a plugin is asked).
+		b, err := boundedread.File(p, 256<<10)
+		if err != nil {
 			return nil
 		}
 		for _, m := range jsQuotedRE().FindAllStringSubmatch(string(b), -1) {
@@ -162,8 +170,8 @@ var babelBareRE = sync.OnceValue(func() *regexp.Regexp {
 // visitor rewriting 'helo'): node_modules is untracked, so nothing else
 // shows it. It gives the package's name, "" when none.
 func babelUnlistedPackage(root, cfg string) string {
-	pj, err := os.ReadFile(filepath.Join(root, "package.json"))
-	if err != nil || len(pj) > 1<<20 {
+	pj, err := boundedread.InRoot(root, "package.json", 1<<20)
+	if err != nil {
 		pj = nil
 	}
 	for _, m := range babelBareRE().FindAllStringSubmatch(cfg, 64) {

@@ -2,14 +2,15 @@ package testrun
 
 import (
 	"encoding/json"
-	"regexp"
 	"strings"
+
+	"github.com/sessiongate/sessiongate/internal/lazyregexp"
 )
 
 // jsEnvLine reads a runner config's test-environment line: vitest's
 // `environment: 'jsdom'`, jest's `testEnvironment: "jsdom"` (also as a
 // package.json key line). It gives the key and the value.
-var jsEnvLine = regexp.MustCompile(`^"?(environment|testEnvironment)"?\s*:\s*['"]([^'"]+)['"]\s*,?$`)
+var jsEnvLine = lazyregexp.New(`^"?(environment|testEnvironment)"?\s*:\s*['"]([^'"]+)['"]\s*,?$`)
 
 // pairEnvironmentValues drops from removed each environment line the
 // added lines answer with the same key and a value naming a package

@@ -44,13 +44,7 @@ func TestGateVerifyAgreeRecipes(t *testing.T) {
 		return out
 	}
 	const fakeGrep = "#!/bin/sh\nexit 0\n"
-	type row struct {
-		name, cmd  string
-		base, work map[string]string
-		lazy       bool // the change makes the runner pass broken code
-		ownRecipe  bool // the test target's own recipe changed (an agent's own run is refused for it)
-		ignored    []string
-	}
+	type row = agreeRow
 	mkRow := func(name string, lazy bool, now string, more map[string]string) row {
 		w := map[string]string{"Makefile": now}
 		for k, v := range more {
@@ -96,103 +90,160 @@ func TestGateVerifyAgreeRecipes(t *testing.T) {
 			work: map[string]string{"Taskfile.yml": strings.Replace(tf, "\ntasks:", "\nvars:\n  LINT_WORD: hello\n\ntasks:", 1) + "  lint:\n    cmds:\n      - grep -q {{.LINT_WORD}} greet.py\n"}},
 	}
 	for _, c := range rows {
-		t.Run(c.name, func(t *testing.T) {
-			runner := strings.Fields(c.cmd)
-			if _, err := exec.LookPath(runner[0]); err != nil {
-				t.Skipf("%s not installed", runner[0])
-			}
-			base := map[string]string{"greet.txt": "hello world\n"}
-			for k, v := range c.base {
-				base[k] = v
-			}
-			dir := gittest.New(t, base)
-			start := gittest.Git(t, dir, "rev-parse", "HEAD")
-			work := map[string]string{}
-			for k, v := range c.work {
-				work[k] = v
-			}
-			broken := map[string]string{"greet.txt": "helo world\n"}
-			if _, ok := base["greet.py"]; ok {
-				broken = map[string]string{"greet.py": "def greet():\n    return 'helo'\n"}
-			}
-			if c.lazy {
-				for k, v := range broken {
-					work[k] = v // the broken code
-				}
-			}
-			for k, v := range work {
-				gittest.Write(t, dir, k, v)
-				if strings.HasPrefix(k, "fake/") {
-					if err := os.Chmod(filepath.Join(dir, k), 0o755); err != nil {
-						t.Fatal(err)
-					}
-				}
-			}
-			run := exec.Command(runner[0], runner[1:]...)
-			run.Dir = dir
-			if out, err := run.CombinedOutput(); err != nil {
-				t.Fatalf("the real %s fails on the changed tree, so the row proves nothing: %v\n%s", runner[0], err, out)
-			}
-			if c.lazy {
-				run := exec.Command(runner[0], runner[1:]...)
-				run.Dir = t.TempDir()
-				for k, v := range base {
-					gittest.Write(t, run.Dir, k, v)
-				}
-				for k, v := range broken {
-					gittest.Write(t, run.Dir, k, v)
-				}
-				if out, err := run.CombinedOutput(); err == nil {
-					t.Fatalf("the team's recipe passes the broken code too, so the row proves nothing:\n%s", out)
-				}
-			}
-			ctx := context.Background()
-			repo, err := gitrepo.Open(ctx, dir)
-			if err != nil {
-				t.Fatal(err)
-			}
-			// The gate: a configured QA command (direct), and the agent's
-			// own run of it (WeakScript, then the inputs).
-			cs, err := testrun.InputChanges(ctx, repo, start, c.cmd, true)
-			if err != nil {
-				t.Fatal(err)
-			}
-			weak, _ := testrun.SplitChanges(cs)
-			gate := len(weak) > 0
-			own, err := testrun.WeakScript(ctx, repo, start, c.cmd)
-			if err != nil {
-				t.Fatal(err)
-			}
-			cs, err = testrun.InputChanges(ctx, repo, start, c.cmd, false)
-			if err != nil {
-				t.Fatal(err)
-			}
-			weakOwn, _ := testrun.SplitChanges(cs)
-			observed := own != "" || len(weakOwn) > 0
-			// CI: the work committed, verify over the range.
-			for _, k := range c.ignored {
-				delete(work, k)
-			}
-			gittest.Commit(t, dir, "work\n\nSession-Id: 0b80cb0b-2b1e-4c92-9a24-18f9c73b4bec\n", work)
-			cfg := config.Default()
-			cfg.Commands = map[string]string{"QA_VALIDATION": c.cmd}
-			bl := &verify.Baseline{Rev: start, Config: cfg, ConfigFile: "sessiongate.yaml"}
-			rep, err := verify.Run(ctx, repo, start+"..HEAD", verify.Options{Baseline: bl})
-			if err != nil {
-				t.Fatal(err)
-			}
-			var said strings.Builder
-			for _, cr := range rep.Commits {
-				for _, p := range cr.Problems {
-					if strings.Contains(p, "rerun guard") {
-						said.WriteString(p + "\n")
-					}
-				}
-			}
-			ci := strings.Contains(said.String(), "the re-run proves less")
-			if gate != c.lazy || ci != c.lazy || observed != (c.lazy || c.ownRecipe) {
-				t.Fatalf("want lazy=%v: gate (configured command) %v, the agent's own run refused %v, verify FAIL %v\ngate: %q %q\nverify: %s", c.lazy, gate, observed, ci, weak, append(weakOwn, own), said.String())
-			}
-		})
+		t.Run(c.name, func(t *testing.T) { gateVerifyRow(t, c) })
 	}
+}
+
+// agreeRow is one change judged by the gate and by verify.
+type agreeRow struct {
+	name, cmd  string
+	base, work map[string]string
+	lazy       bool // the change makes the runner pass broken code
+	ownRecipe  bool // the test target's own recipe changed (an agent's own run is refused for it)
+	limit      bool // an honest change both refuse (a known false block, the same at both ends)
+	ignored    []string
+}
+
+// gateVerifyRow plays c: the real runner on the changed tree, the gate's
+// verdict on the work tree, verify's on the commit range.
+func gateVerifyRow(t *testing.T, c agreeRow) {
+	runner := strings.Fields(c.cmd)
+	if _, err := exec.LookPath(runner[0]); err != nil {
+		t.Skipf("%s not installed", runner[0])
+	}
+	base := map[string]string{"greet.txt": "hello world\n"}
+	for k, v := range c.base {
+		base[k] = v
+	}
+	dir := gittest.New(t, base)
+	start := gittest.Git(t, dir, "rev-parse", "HEAD")
+	work := map[string]string{}
+	for k, v := range c.work {
+		work[k] = v
+	}
+	broken := map[string]string{"greet.txt": "helo world\n"}
+	if _, ok := base["greet.py"]; ok {
+		broken = map[string]string{"greet.py": "def greet():\n    return 'helo'\n"}
+	}
+	if c.lazy {
+		for k, v := range broken {
+			work[k] = v // the broken code
+		}
+	}
+	for k, v := range work {
+		gittest.Write(t, dir, k, v)
+		if strings.HasPrefix(k, "fake/") {
+			if err := os.Chmod(filepath.Join(dir, k), 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	run := exec.Command(runner[0], runner[1:]...)
+	run.Dir = dir
+	if out, err := run.CombinedOutput(); err != nil {
+		t.Fatalf("the real %s fails on the changed tree, so the row proves nothing: %v\n%s", runner[0], err, out)
+	}
+	if c.lazy {
+		run := exec.Command(runner[0], runner[1:]...)
+		run.Dir = t.TempDir()
+		for k, v := range base {
+			gittest.Write(t, run.Dir, k, v)
+		}
+		for k, v := range broken {
+			gittest.Write(t, run.Dir, k, v)
+		}
+		if out, err := run.CombinedOutput(); err == nil {
+			t.Fatalf("the team's recipe passes the broken code too, so the row proves nothing:\n%s", out)
+		}
+	}
+	ctx := context.Background()
+	repo, err := gitrepo.Open(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The gate: a configured QA command (direct), and the agent's
+	// own run of it (WeakScript, then the inputs).
+	cs, err := testrun.InputChanges(ctx, repo, start, c.cmd, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	weak, _ := testrun.SplitChanges(cs)
+	// The configured command's gate also judges skips the change adds
+	// (session/testinputs.go).
+	skips, err := testrun.SkipsAddedIn(ctx, repo, start, testrun.RunEnv(nil, c.cmd))
+	if err != nil {
+		t.Fatal(err)
+	}
+	weak = append(weak, skips...)
+	gate := len(weak) > 0
+	own, err := testrun.WeakScript(ctx, repo, start, c.cmd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, err = testrun.InputChanges(ctx, repo, start, c.cmd, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	weakOwn, _ := testrun.SplitChanges(cs)
+	observed := own != "" || len(weakOwn) > 0
+	// CI: the work committed, verify over the range.
+	for _, k := range c.ignored {
+		delete(work, k)
+	}
+	gittest.Commit(t, dir, "work\n\nSession-Id: 0b80cb0b-2b1e-4c92-9a24-18f9c73b4bec\n", work)
+	cfg := config.Default()
+	cfg.Commands = map[string]string{"QA_VALIDATION": c.cmd}
+	bl := &verify.Baseline{Rev: start, Config: cfg, ConfigFile: "sessiongate.yaml"}
+	rep, err := verify.Run(ctx, repo, start+"..HEAD", verify.Options{Baseline: bl})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var said strings.Builder
+	for _, cr := range rep.Commits {
+		for _, p := range cr.Problems {
+			if strings.Contains(p, "rerun guard") {
+				said.WriteString(p + "\n")
+			}
+		}
+	}
+	ci := strings.Contains(said.String(), "the re-run proves less")
+	want := c.lazy || c.limit
+	if gate != want || ci != want || observed != (c.lazy || c.ownRecipe) {
+		t.Fatalf("want lazy=%v: gate (configured command) %v, the agent's own run refused %v, verify FAIL %v\ngate: %q %q\nverify: %s", c.lazy, gate, observed, ci, weak, append(weakOwn, own), said.String())
+	}
+}
+
+// TestGateVerifyAgreeRunInputs (round 29, c2): what the gate judges of a
+// run's inputs besides its recipe, judged by verify over a range too: a
+// pytest hook of the session's that decides outcomes (testrun/pyplugins.go).
+// Each row runs the real pytest.
+func TestGateVerifyAgreeRunInputs(t *testing.T) {
+	py := map[string]string{"greet.py": "def greet():\n    return 'hello'\n", "test_greet.py": "from greet import greet\n\n\ndef test_greet():\n    assert greet() == 'hello'\n",
+		".gitignore": "__pycache__/\n.pytest_cache/\n"}
+	for _, c := range []agreeRow{
+		{name: "lazy: a conftest whose pytest_pyfunc_call answers True without running the test", cmd: "pytest -q", base: py,
+			work: map[string]string{"conftest.py": "def pytest_pyfunc_call(pyfuncitem):\n    return True\n"}, lazy: true},
+		{name: "lazy: a makereport wrapper setting the outcome to passed", cmd: "pytest -q", base: py,
+			work: map[string]string{"conftest.py": "import pytest\n\n\n@pytest.hookimpl(hookwrapper=True)\ndef pytest_runtest_makereport(item, call):\n    out = yield\n    rep = out.get_result()\n    rep.outcome = 'passed'\n"}, lazy: true},
+		// The configured command's skip rule and verify's both read a new
+		// collection hook adding skip markers as dropping tests: a false
+		// block the two share (left open).
+		{name: "limit: pytest's --runslow conftest", cmd: "pytest -q", base: py, limit: true,
+			work: map[string]string{"conftest.py": "import pytest\n\n\ndef pytest_addoption(parser):\n    parser.addoption('--runslow', action='store_true', default=False)\n\n\ndef pytest_collection_modifyitems(config, items):\n    if config.getoption('--runslow'):\n        return\n    skip_slow = pytest.mark.skip(reason='need --runslow')\n    for item in items:\n        if 'slow' in item.keywords:\n            item.add_marker(skip_slow)\n"}},
+		{name: "honest: a fixture in a new conftest", cmd: "pytest -q", base: py,
+			work: map[string]string{"conftest.py": "import pytest\n\n\n@pytest.fixture\ndef name():\n    return 'world'\n"}},
+	} {
+		t.Run(c.name, func(t *testing.T) { gateVerifyRow(t, c) })
+	}
+}
+
+func with3(a map[string]string, kv ...string) map[string]string {
+	out := map[string]string{}
+	for k, v := range a {
+		out[k] = v
+	}
+	for i := 0; i+1 < len(kv); i += 2 {
+		out[kv[i]] = kv[i+1]
+	}
+	return out
 }

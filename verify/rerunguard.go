@@ -279,6 +279,23 @@ func (t *protocolTrust) rerunGuard(ctx context.Context, rep *Report, index map[s
 		return err
 	}
 	found = append(found, skips...)
+	// A pytest hook of the range's that decides outcomes: the QA gate's
+	// own judgement (testrun.PyHookStandIns), the base against the tip.
+	if slices.Contains(tools, "pytest") {
+		read := func(rev string) func(string) string {
+			return func(p string) string {
+				b, _ := t.repo.ReadAt(ctx, rev, p)
+				return string(b)
+			}
+		}
+		tipRead := func(p string) (string, bool) {
+			b, err := t.repo.ReadAt(ctx, tip, p)
+			return string(b), err == nil && len(b) <= 512<<10
+		}
+		for _, ch := range testrun.PyHookStandIns(changed, read(bl.Rev), tipRead) {
+			found = append(found, weakening{ch.Path(), ch.What()})
+		}
+	}
 	for _, w := range patchWeakenings(patch) {
 		if !links[w.path] {
 			found = append(found, w)

@@ -612,3 +612,35 @@ func containsWord(s, w string) bool {
 func identByte(c byte) bool {
 	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 }
+
+// RecipeWords are the scripts the commands of target t and the targets
+// it depends on run or source, in file (not a file they only read, nor a
+// test file), with t.Dir: verify's rerun guard takes those naming a file
+// of the base as scripts the rerun runs, as the gate reads the scripts a
+// target calls (round 29, c2: `test: ; sh scripts/check.sh` with
+// check.sh made `|| true` passed CI).
+func RecipeWords(t shellline.ScriptTarget, file []byte) []string {
+	var out []string
+	for _, n := range RecipeClosure(t, file) {
+		sub := t
+		sub.Name = n
+		body, ok := ScriptBody(sub, file)
+		if !ok {
+			continue
+		}
+		for _, l := range strings.Split(body, "\n") {
+			if t.Tool != "npm" && strings.HasPrefix(l, n+":") || strings.HasPrefix(l, settingMark) {
+				continue
+			}
+			// Scripts it runs or sources, not the files it reads (data,
+			// the code under test) nor test files (judged as tests).
+			for _, sc := range ranScripts(l) {
+				p := path.Join(t.Dir, sc.dir, sc.file)
+				if !strings.ContainsAny(p, "*?[$\n={}") && !testNamed(p) {
+					out = append(out, p)
+				}
+			}
+		}
+	}
+	return out
+}

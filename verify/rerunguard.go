@@ -157,6 +157,23 @@ func (t *protocolTrust) rerunGuard(ctx context.Context, rep *Report, index map[s
 				specs = append(specs, toolConfigs[x]...)
 			}
 		}
+		// The scripts the base's recipe for the command runs (a make,
+		// just or task target's commands and its dependencies'), as the
+		// gate reads them.
+		for _, st := range shellline.ScriptTargets(c.Command) {
+			if st.Tool != "make" && st.Tool != "just" && st.Tool != "task" {
+				continue
+			}
+			if _, b, err := testrun.RecipeFile(st, func(p string) ([]byte, error) {
+				b, err := t.repo.ReadAt(ctx, bl.Rev, p)
+				if errors.Is(err, gitrepo.ErrNoFile) {
+					return nil, nil
+				}
+				return b, err
+			}); err == nil && b != nil {
+				words = append(words, testrun.RecipeWords(st, b)...)
+			}
+		}
 		for _, w := range words {
 			p := path.Clean(strings.TrimPrefix(w, "./"))
 			if w == "" || strings.HasPrefix(w, "-") || strings.HasPrefix(p, "../") || path.IsAbs(p) || p == "." || strings.ContainsAny(p, "*?[\n") {

@@ -81,10 +81,25 @@ func pyPluginStandIns(ctx context.Context, repo Repo, start string, fams []strin
 	if err != nil {
 		return nil, fmt.Errorf("list the files changed since the start: %w", err)
 	}
-	wasAt := func(p string) string {
+	was := func(p string) string {
 		b, _ := repo.ReadAt(ctx, start, p)
 		return string(b)
 	}
+	now := func(p string) (string, bool) {
+		b, err := boundedread.File(filepath.Join(repo.Root(), filepath.FromSlash(p)), boundedread.DefaultLimit)
+		return string(b), err == nil && len(b) <= 512<<10
+	}
+	return PyHookStandIns(changed, was, now), nil
+}
+
+// PyHookStandIns is the pytest-hook judgement of a run's inputs for the
+// QA gate (the start commit against the work tree) and for verify (the
+// base against the tip; round 29, c2: before, verify judged none of it,
+// so a conftest whose pytest_pyfunc_call answered True passed CI): the
+// changed .py files, and the unchanged conftest files above them (at
+// the root and above each changed .py), read for a hook that decides an
+// outcome. was reads a file at the start ("" none), now at the end.
+func PyHookStandIns(changed []string, was func(string) string, now func(string) (string, bool)) []InputChange {
 	var out []InputChange
 	// The team's conftest files, unchanged, calling a helper the session
 	// changed (review 28 c10): at the root and above each changed .py.
@@ -104,15 +119,20 @@ func pyPluginStandIns(ctx context.Context, repo Repo, start string, fams []strin
 			}
 		}
 	}
+	var confList []string
 	for c := range confs {
+		confList = append(confList, c)
+	}
+	slices.Sort(confList)
+	for _, c := range confList {
 		if isChanged[c] {
 			continue // read below with the changed files
 		}
-		now, err := boundedread.File(filepath.Join(repo.Root(), filepath.FromSlash(c)), boundedread.DefaultLimit)
-		if err != nil || len(now) > 512<<10 {
+		text, ok := now(c)
+		if !ok {
 			continue
 		}
-		if hook, why := pyWeakHelper(repo.Root(), c, string(now), changed, wasAt); hook != "" {
+		if hook, why := pyWeakHelper(c, text, changed, was, now); hook != "" {
 			out = append(out, InputChange{c, fmt.Sprintf("defines the pytest hook %s, which %s: loaded as a plugin, the run passes whatever the code does", hook, why), true})
 		}
 	}
@@ -120,23 +140,22 @@ func pyPluginStandIns(ctx context.Context, repo Repo, start string, fams []strin
 		if !strings.HasSuffix(f, ".py") {
 			continue
 		}
-		now, err := boundedread.File(filepath.Join(repo.Root(), filepath.FromSlash(f)), boundedread.DefaultLimit)
-		if err != nil || len(now) > 512<<10 || !pyHookDefRE().Match(now) && !pyHookBoundRE().Match(now) {
+		text, ok := now(f)
+		if !ok || !pyHookDefRE().MatchString(text) && !pyHookBoundRE().MatchString(text) {
 			continue
 		}
-		was, _ := repo.ReadAt(ctx, start, f)
-		hook, why := pyWeakHook(string(now))
+		hook, why := pyWeakHook(text)
 		if hook == "" {
-			hook, why = pyWeakHelper(repo.Root(), f, string(now), changed, wasAt)
+			hook, why = pyWeakHelper(f, text, changed, was, now)
 		}
 		if hook != "" {
-			if h, _ := pyWeakHook(string(was)); h == hook {
+			if h, _ := pyWeakHook(was(f)); h == hook {
 				continue // the team's hook, as it was
 			}
 			out = append(out, InputChange{f, fmt.Sprintf("defines the pytest hook %s, which %s: loaded as a plugin (conftest, -p, pytest_plugins), the run passes whatever the code does", hook, why), true})
 		}
 	}
-	return out, nil
+	return out
 }
 
 // pyWeakHook names the first hook in text that decides an outcome and
@@ -181,7 +200,7 @@ var pyImportRE = sync.OnceValue(func() *regexp.Regexp {
 // names (conftest's pytest_collection_modifyitems calling
 // `_prune.prune(items)`, which drops test_greet: review 28 c10, a hook
 // split across two files).
-func pyWeakHelper(root, f, text string, changed []string, wasAt func(string) string) (hook, why string) {
+func pyWeakHelper(f, text string, changed []string, wasAt func(string) string, now func(string) (string, bool)) (hook, why string) {
 	m := pyHookDefRE().FindStringSubmatch(text)
 	if m == nil {
 		return "", ""
@@ -190,7 +209,7 @@ func pyWeakHelper(root, f, text string, changed []string, wasAt func(string) str
 	for _, c := range changed {
 		isChanged[c] = true
 	}
-	if cand, loc := pyWeakImport(root, f, text, isChanged, wasAt, map[string]bool{f: true}, 0); cand != "" {
+	if cand, loc := pyWeakImport(f, text, isChanged, wasAt, now, map[string]bool{f: true}, 0); cand != "" {
 		return m[2], fmt.Sprintf("calls into %s, changed in this session, which changes what the run reports (%s)", cand, strings.TrimSpace(loc))
 	}
 	return "", ""
@@ -205,7 +224,7 @@ const pyMaxHelperDepth = 4
 // pyWeakImport follows text's imports of files the session changed, to
 // pyMaxHelperDepth, for one doing what pyHookWeakRE names and its start
 // version did not: the file and the construct, "" when none.
-func pyWeakImport(root, f, text string, isChanged map[string]bool, wasAt func(string) string, seen map[string]bool, depth int) (cand, loc string) {
+func pyWeakImport(f, text string, isChanged map[string]bool, wasAt func(string) string, now func(string) (string, bool), seen map[string]bool, depth int) (cand, loc string) {
 	if depth >= pyMaxHelperDepth {
 		return "", ""
 	}
@@ -221,14 +240,14 @@ func pyWeakImport(root, f, text string, isChanged map[string]bool, wasAt func(st
 					continue
 				}
 				seen[c] = true
-				b, err := boundedread.File(filepath.Join(root, filepath.FromSlash(c)), boundedread.DefaultLimit)
-				if err != nil || len(b) > 512<<10 {
+				b, ok := now(c)
+				if !ok {
 					continue
 				}
-				if l := pyHookWeakRE().FindString(string(b)); l != "" && !strings.Contains(wasAt(c), l) {
+				if l := pyHookWeakRE().FindString(b); l != "" && !strings.Contains(wasAt(c), l) {
 					return c, l
 				}
-				if cand, loc := pyWeakImport(root, c, string(b), isChanged, wasAt, seen, depth+1); cand != "" {
+				if cand, loc := pyWeakImport(c, b, isChanged, wasAt, now, seen, depth+1); cand != "" {
 					return cand, loc
 				}
 			}

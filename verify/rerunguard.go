@@ -157,6 +157,23 @@ func (t *protocolTrust) rerunGuard(ctx context.Context, rep *Report, index map[s
 				specs = append(specs, toolConfigs[x]...)
 			}
 		}
+		// The scripts the base's recipe for the command runs (a make,
+		// just or task target's commands and its dependencies'), as the
+		// gate reads them.
+		for _, st := range shellline.ScriptTargets(c.Command) {
+			if st.Tool != "make" && st.Tool != "just" && st.Tool != "task" {
+				continue
+			}
+			if _, b, err := testrun.RecipeFile(st, func(p string) ([]byte, error) {
+				b, err := t.repo.ReadAt(ctx, bl.Rev, p)
+				if errors.Is(err, gitrepo.ErrNoFile) {
+					return nil, nil
+				}
+				return b, err
+			}); err == nil && b != nil {
+				words = append(words, testrun.RecipeWords(st, b)...)
+			}
+		}
 		for _, w := range words {
 			p := path.Clean(strings.TrimPrefix(w, "./"))
 			if w == "" || strings.HasPrefix(w, "-") || strings.HasPrefix(p, "../") || path.IsAbs(p) || p == "." || strings.ContainsAny(p, "*?[\n") {
@@ -279,6 +296,23 @@ func (t *protocolTrust) rerunGuard(ctx context.Context, rep *Report, index map[s
 		return err
 	}
 	found = append(found, skips...)
+	// A pytest hook of the range's that decides outcomes: the QA gate's
+	// own judgement (testrun.PyHookStandIns), the base against the tip.
+	if slices.Contains(tools, "pytest") {
+		read := func(rev string) func(string) string {
+			return func(p string) string {
+				b, _ := t.repo.ReadAt(ctx, rev, p)
+				return string(b)
+			}
+		}
+		tipRead := func(p string) (string, bool) {
+			b, err := t.repo.ReadAt(ctx, tip, p)
+			return string(b), err == nil && len(b) <= 512<<10
+		}
+		for _, ch := range testrun.PyHookStandIns(changed, read(bl.Rev), tipRead) {
+			found = append(found, weakening{ch.Path(), ch.What()})
+		}
+	}
 	for _, w := range patchWeakenings(patch) {
 		if !links[w.path] {
 			found = append(found, w)

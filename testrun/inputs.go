@@ -309,6 +309,9 @@ func InputChanges(ctx context.Context, repo Repo, start, line string, direct boo
 	fams := familiesOf(words)
 	dirs := []string{""}
 	var refused []InputChange // recipe files not read (boundedread.Refused)
+	var recipeChs []InputChange
+	dead := deadTestLine(ctx, repo, start)
+	isCode := trackedCode(ctx, repo, start)
 	if direct {
 		for _, p := range repoFiles(ctx, repo, start, "", words) {
 			if !installedAt(ctx, repo, start, p) {
@@ -332,12 +335,27 @@ func InputChanges(ctx context.Context, repo Repo, start, line string, direct boo
 		if !slices.Contains(dirs, t.Dir) {
 			dirs = append(dirs, t.Dir)
 		}
-		secs := RecipeSections(t, body)
-		if direct {
-			addFile(rel, secs[0], false)
+		// make, just and task: the file read as verify reads it
+		// (recipefile.go), the lines outside every recipe and the
+		// dependency targets included; npm and the rest by sections.
+		chs, judged, err := recipeAtGate(ctx, repo, start, t, direct, dead, isCode)
+		if boundedread.Refused(err) {
+			refused = append(refused, InputChange{rel, notJudged(err), true})
+			continue
 		}
-		for _, sec := range secs[1:] {
-			addFile(rel, sec, false)
+		if err != nil {
+			return nil, err
+		}
+		if judged {
+			recipeChs = append(recipeChs, chs...)
+		} else {
+			secs := RecipeSections(t, body)
+			if direct {
+				addFile(rel, secs[0], false)
+			}
+			for _, sec := range secs[1:] {
+				addFile(rel, sec, false)
+			}
 		}
 		var bw []string
 		for _, l := range strings.Split(body, "\n") {
@@ -448,10 +466,8 @@ func InputChanges(ctx context.Context, repo Repo, start, line string, direct boo
 		}
 	}
 	honest := honestNewScripts(ctx, repo, start, files)
-	dead := deadTestLine(ctx, repo, start)
-	isCode := trackedCode(ctx, repo, start)
 	moved := pairRenames(ctx, repo, start, files)
-	out := refused
+	out := append(refused, recipeChs...)
 	gone, came := map[string][]int{}, map[string][]int{} // whole scripts deleted and added, by content
 	for _, f := range files {
 		if moved.from(f.path) != "" && f.section == "" {
@@ -561,6 +577,53 @@ func InputChanges(ctx context.Context, repo Repo, start, line string, direct boo
 		}
 	}
 	return append(append(dropRenames(out, gone, came), aliases...), selects...), nil
+}
+
+// recipeAtGate judges the recipe file t's runner reads, the start commit
+// against the work tree, with verify's function (RecipeFileChanges):
+// judged is false when the start has no such target (the sections then).
+// The target's own section only for a configured command (direct):
+// WeakScript refuses any change to an agent's own `make test`.
+func recipeAtGate(ctx context.Context, repo Repo, start string, t shellline.ScriptTarget, direct bool, dead, isCode func(string) bool) ([]InputChange, bool, error) {
+	was := func(p string) ([]byte, error) {
+		ok, err := repo.ExistsAt(ctx, start, p)
+		if err != nil || !ok {
+			return nil, err
+		}
+		return repo.ReadAt(ctx, start, p)
+	}
+	now := func(p string) ([]byte, error) {
+		b, err := boundedread.InRoot(repo.Root(), p, maxRecipeFile)
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, nil
+		}
+		return b, err
+	}
+	var changed map[string]bool
+	extra := func(p string) ([]byte, error) {
+		if ok, err := repo.ExistsAt(ctx, start, p); err != nil || ok {
+			if err != nil {
+				return nil, err
+			}
+			return now(p)
+		}
+		if changed == nil {
+			files, err := repo.ChangedFiles(ctx, start)
+			if err != nil {
+				return nil, err
+			}
+			changed = map[string]bool{}
+			for _, f := range files {
+				changed[f] = true
+			}
+		}
+		if !changed[p] {
+			return nil, nil // ignored by git: a developer's own (RecipeJudge.NowExtra)
+		}
+		return now(p)
+	}
+	chs, _, judged, err := RecipeFileChanges(t, was, now, RecipeJudge{SkipTarget: !direct, Dead: dead, IsCode: isCode, Read: workTreeReader(repo.Root()), NowExtra: extra})
+	return chs, judged, err
 }
 
 // dropRenames drops a script deleted in the session together with one

@@ -81,3 +81,9 @@ func SectionChange(p, section, was, now string, deleted, net bool, dead, isCode 
 
 // Weakens reports whether the change makes the run prove less.
 func (c InputChange) Weakens() bool { return c.weakens }
+
+// Path is the file the change is in.
+func (c InputChange) Path() string { return c.path }
+
+// What says what changed and how it weighs.
+func (c InputChange) What() string { return c.what }

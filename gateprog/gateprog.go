@@ -315,7 +315,7 @@ func judgeFile(p, real, root string, since time.Time) string {
 		}
 		return fmt.Sprintf("%s changed after the session started, its package (%s) not reinstalled", real, filepath.Base(pdir))
 	}
-	if wheelInstalled(real) {
+	if wheelInstalled(real) || newRuntimeInstall(real, since) {
 		return ""
 	}
 	why, isGo := goBinary(real, root)

@@ -71,6 +71,13 @@ func TestWhyScripts(t *testing.T) {
 			before: pipPytest, after: linkTrue, line: "make test", want: "was linked to"},
 		{name: "lazy (review 28 c10): the gate's line runs $(command -v pytest)",
 			before: pipPytest, after: linkTrue, line: "$(command -v pytest) -q tests", want: "was linked to"},
+		// Pass 29 (c3), review 28 c10's open row: the program named by a
+		// variable that `which` filled.
+		{name: "lazy (pass 29): the gate's line runs P=$(which pytest); $P",
+			before: pipPytest, after: linkTrue, line: "P=$(which pytest); $P -q tests", want: "was linked to"},
+		{name: "lazy (pass 29): the script runs P=$(which pytest) then \"$P\"",
+			files:  map[string]string{"scripts/test.sh": "#!/bin/sh\nset -e\nP=$(which pytest)\n\"$P\" -q tests\n"},
+			before: pipPytest, after: linkTrue, line: "./scripts/test.sh", want: "was linked to"},
 		{name: "honest (review 28 c10): the script runs \"$(command -v pytest)\", pytest untouched",
 			files: map[string]string{"scripts/test.sh": "#!/bin/sh\nset -e\n\"$(command -v pytest)\" -q -p no:cacheprovider tests\n"},
 			before: func(t *testing.T, root, bin string) {

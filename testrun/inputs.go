@@ -845,6 +845,9 @@ func compareInput(what, was, now string, added, deleted, net bool, dead, isCode 
 	// Cases added to a one-line for-loop's list (forlist.go) are no change
 	// of a check.
 	removed = pairGrownLists(removed, addedLines, isShellScript(what, was), was)
+	// A runner's test environment moved to an installed DOM package
+	// (jsenv.go).
+	removed = pairEnvironmentValues(removed, addedLines, read)
 	// A test command removed must be answered by an added line that runs
 	// at least its tests: `go test ./...` swapped for `go test ./pkg/a`,
 	// `pytest` for `pytest -k fast` or `npm test` for `echo ok` is one line

@@ -228,10 +228,14 @@ var babelRewritesRE = sync.OnceValue(func() *regexp.Regexp {
 func jsBabelPlugins(ctx context.Context, repo Repo, start string) []InputChange {
 	var out []InputChange
 	seen := map[string]bool{}
+	testStrings := sync.OnceValue(func() map[string]bool { return jsTestStrings(repo.Root()) })
 	for _, n := range babelConfigNames {
 		cfg, err := os.ReadFile(filepath.Join(repo.Root(), n))
 		if err != nil || len(cfg) > 256<<10 {
 			continue
+		}
+		if pkg := babelUnlistedPackage(repo.Root(), string(cfg)); pkg != "" {
+			out = append(out, InputChange{n, fmt.Sprintf("names the Babel package %s, found in node_modules but listed in no dependency of package.json: babel-jest compiles the code under test through a package nothing tracks", pkg), true})
 		}
 		for _, m := range babelLocalRE().FindAllStringSubmatch(string(cfg), 32) {
 			p := path.Clean(m[1])
@@ -250,7 +254,11 @@ func jsBabelPlugins(ctx context.Context, repo Repo, start string) []InputChange 
 				if was, err := repo.ReadAt(ctx, start, cand); err == nil && string(was) == string(now) {
 					break // the team's plugin, as it was
 				}
-				out = append(out, InputChange{cand, fmt.Sprintf("a Babel plugin %s names, changed in this session, that rewrites code: babel-jest compiles the code under test through it, so the tests may run its output, not the project's code", n), true})
+				why := babelPluginStandIn(string(now), testStrings)
+				if why == "" {
+					break // it respells syntax, not answers (babelplugin.go)
+				}
+				out = append(out, InputChange{cand, fmt.Sprintf("a Babel plugin %s names, changed in this session, that rewrites code (%s): babel-jest compiles the code under test through it, so the tests may run its output, not the project's code", n, why), true})
 				break
 			}
 		}

@@ -212,3 +212,9 @@ func pyWeakHelper(root, f, text string, changed []string, wasAt func(string) str
 	}
 	return "", ""
 }
+
+// PyWeakHook names the first pytest hook in a plugin's text that decides
+// an outcome and how ("" when none does): venvtrust reads with it a
+// pytest11 plugin installed into the venv, whose source need not stand
+// in the work tree.
+func PyWeakHook(text string) (hook, why string) { return pyWeakHook(text) }

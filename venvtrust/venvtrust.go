@@ -20,9 +20,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sessiongate/sessiongate/gateprog"
 	"github.com/sessiongate/sessiongate/internal/boundedread"
 	"github.com/sessiongate/sessiongate/internal/ctime"
 	"github.com/sessiongate/sessiongate/shellline"
+	"github.com/sessiongate/sessiongate/testrun"
 )
 
 // maxFiles bounds the walk of a package folder: pytest and _pytest hold a
@@ -121,9 +123,17 @@ func judge(root, venv, prog string, args []string, since time.Time) (string, err
 	// The program itself (a symlink to the system python, or a console
 	// script), and what the link points at when that is in the tree too.
 	if changed(prog, true) {
-		return fmt.Sprintf("%s changed after the session started (the venv is untracked: a swapped program there answers for the tests)", rel(prog)), nil
+		// pip's console script, listed with its hash in a RECORD pip
+		// wrote whole (`pip install -U pytest`), is an install (pass 29).
+		ok, why := gateprog.ProgramWhy(prog, since)
+		if why != "" {
+			return why, nil
+		}
+		if !ok {
+			return fmt.Sprintf("%s changed after the session started (the venv is untracked: a swapped program there answers for the tests)", rel(prog)), nil
+		}
 	}
-	if real, err := filepath.EvalSymlinks(prog); err == nil && venvOf(root, real) != "" && changed(real, false) {
+	if real, err := filepath.EvalSymlinks(prog); err == nil && real != filepath.Clean(prog) && venvOf(root, real) != "" && changed(real, false) {
 		return fmt.Sprintf("%s (what %s links to) changed after the session started", rel(real), rel(prog)), nil
 	}
 	// A console script runs the interpreter its #! line names.
@@ -150,15 +160,99 @@ func judge(root, venv, prog string, args []string, since time.Time) (string, err
 	if f := startupChanged(venv, since); f != "" {
 		return fmt.Sprintf("%s changed after the session started and no installed package's RECORD lists it as it is (a startup file the venv's python runs before the tests: it can put a stand-in in place of the project's code)", rel(f)), nil
 	}
-	for _, name := range []string{mod, "_" + mod, mod + ".py"} {
-		sp, _ := filepath.Glob(filepath.Join(venv, "lib", "python*", "site-packages", name))
-		for _, p := range sp {
-			if f := changedUnder(p, since); f != "" {
+	sps, _ := filepath.Glob(filepath.Join(venv, "lib", "python*", "site-packages"))
+	for _, sp := range sps {
+		for _, name := range []string{mod, "_" + mod, mod + ".py"} {
+			p := filepath.Join(sp, name)
+			if changedUnder(p, since, nil) == "" {
+				continue
+			}
+			// Written again by pip (pass 29): every changed file is one
+			// its distribution's RECORD lists, with that hash.
+			listed, why := gateprog.DistributionWhy(sp, strings.TrimSuffix(name, ".py"), since)
+			if why != "" {
+				return why, nil
+			}
+			if f := changedUnder(p, since, listed); f != "" {
 				return fmt.Sprintf("%s changed after the session started (the package the run imports, in the untracked venv)", rel(f)), nil
+			}
+		}
+		if mod == "pytest" {
+			if why := pytestPluginsWhy(sp, since, rel); why != "" {
+				return why, nil
 			}
 		}
 	}
 	return "", nil
+}
+
+// pytestPluginsWhy judges the pytest11 plugins installed in site-packages
+// sp (pass 29, c3): pytest loads each at every run, and one pip
+// installed from ./plugin during the session, its source then deleted,
+// answered every test with no work-tree file for the input rules to
+// read. A plugin module changed since the start counts when its
+// distribution's RECORD is as pip wrote it and no hook of it decides an
+// outcome (testrun.PyWeakHook, the rule for the work tree's plugins).
+func pytestPluginsWhy(sp string, since time.Time, rel func(string) string) string {
+	eps, _ := filepath.Glob(filepath.Join(sp, "*.dist-info", "entry_points.txt"))
+	if len(eps) > 2000 {
+		return ""
+	}
+	for _, ep := range eps {
+		b, err := boundedread.File(ep, 1<<20)
+		if err != nil {
+			continue
+		}
+		for _, mod := range pytest11Modules(string(b)) {
+			path := strings.ReplaceAll(mod, ".", "/")
+			var file string
+			for _, c := range []string{path + ".py", path + "/__init__.py"} {
+				if fi, err := os.Stat(filepath.Join(sp, c)); err == nil && fi.Mode().IsRegular() {
+					file = filepath.Join(sp, c)
+					break
+				}
+			}
+			if file == "" {
+				continue // not in the venv (an editable install's source is the work tree's)
+			}
+			if t, err := ctime.OfLink(file); err != nil || !t.After(since) {
+				continue // the team's plugin, installed before the start
+			}
+			top, _, _ := strings.Cut(mod, ".")
+			if _, why := gateprog.DistributionWhy(sp, top, since); why != "" {
+				return why
+			}
+			text, err := boundedread.File(file, maxStartupFile)
+			if err != nil {
+				return fmt.Sprintf("%s (a pytest11 plugin) changed after the session started and is not read here: %v", rel(file), err)
+			}
+			if hook, why := testrun.PyWeakHook(string(text)); hook != "" {
+				return fmt.Sprintf("%s, a pytest11 plugin installed after the session started (pytest loads it at every run), has a %s that %s", rel(file), hook, why)
+			}
+		}
+	}
+	return ""
+}
+
+// pytest11Modules are the modules an entry_points.txt's [pytest11]
+// section names (`name = module:attr`).
+func pytest11Modules(ep string) []string {
+	var out []string
+	in := false
+	for _, l := range strings.Split(ep, "\n") {
+		l = strings.TrimSpace(l)
+		if strings.HasPrefix(l, "[") {
+			in = l == "[pytest11]"
+			continue
+		}
+		if _, v, ok := strings.Cut(l, "="); in && ok {
+			m, _, _ := strings.Cut(strings.TrimSpace(v), ":")
+			if m = strings.TrimSpace(m); m != "" {
+				out = append(out, m)
+			}
+		}
+	}
+	return out
 }
 
 // shebang is the absolute program a script's #! line names ("" for none).
@@ -179,8 +273,9 @@ func shebang(p string) string {
 	return filepath.Clean(fields[0])
 }
 
-// changedUnder is the first file at or under p whose ctime is after since.
-func changedUnder(p string, since time.Time) string {
+// changedUnder is the first file at or under p whose ctime is after
+// since and that listed (a RECORD's files; nil: none) does not hold.
+func changedUnder(p string, since time.Time, listed map[string]bool) string {
 	var found string
 	n := 0
 	_ = filepath.WalkDir(p, func(q string, d fs.DirEntry, err error) error {
@@ -198,7 +293,7 @@ func changedUnder(p string, since time.Time) string {
 			}
 			return nil
 		}
-		if t, err := ctime.OfLink(q); err == nil && t.After(since) {
+		if t, err := ctime.OfLink(q); err == nil && t.After(since) && !listed[filepath.Clean(q)] {
 			found = q
 			return filepath.SkipAll
 		}

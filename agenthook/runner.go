@@ -10,6 +10,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"runtime/debug"
 	"strings"
@@ -512,7 +513,16 @@ func (r *Runner) act(ctx context.Context, eng *session.Engine, cfg *config.Confi
 	if req.Mark {
 		// The CLI process the turn runs in: a later prompt from another
 		// while this one vanished without SessionEnd continues its turn.
-		if p, ok := ancestry.Agent(ancestry.Chain()); ok && p.Start != 0 {
+		chain := ancestry.Chain()
+		if _, nested := nestedAgent(chain); nested {
+			// A CLI started from an agent's tool call (`claude -p
+			// --continue` in the agent's shell): its prompt is the outer
+			// agent's doing, not a person's. It neither begins a turn nor
+			// becomes the session's CLI, so its own proper SessionEnd
+			// cannot stand for the outer CLI's when that one is killed
+			// (round 29, c4).
+			req.Mark = false
+		} else if p, ok := ancestry.Agent(chain); ok && p.Start != 0 {
 			req.CLI, req.CLIGone = p.Key(), ancestry.Gone
 		}
 	}
@@ -857,9 +867,18 @@ func (r *Runner) endAfterWait(ctx context.Context, eng *session.Engine, repo *gi
 		if bd.Session != nil {
 			sid = bd.Session.ID
 		}
-		// This CLI ended as it should: not a vanished one.
-		if p, ok := ancestry.Agent(ancestry.Chain()); ok && p.Start != 0 {
+		// This CLI ended as it should: not a vanished one. A CLI nested in
+		// an agent's tool call is never the session's CLI (act).
+		chain := ancestry.Chain()
+		if _, nested := nestedAgent(chain); nested {
+			chain = nil
+		}
+		if p, ok := ancestry.Agent(chain); ok && p.Start != 0 {
 			if err := eng.RecordCLIEnded(ctx, sid, ev.Agent, p.Key()); err != nil {
+				return nil, err
+			}
+			// The call Ctrl+C stopped never reports (round 29, c4).
+			if err := eng.SettleAtCLIEnd(ctx, sid, ev.Agent); err != nil {
 				return nil, err
 			}
 		}
@@ -900,11 +919,36 @@ func (r *Runner) endAfterWait(ctx context.Context, eng *session.Engine, repo *gi
 func nestedAgent(chain []ancestry.Process) (ancestry.Process, bool) {
 	for i := range chain {
 		if _, ok := ancestry.Agent(chain[i : i+1]); ok {
-			return ancestry.Agent(chain[i+1:])
+			j := i + 1
+			if j < len(chain) && launcher(chain[j], chain[i]) {
+				j++ // the same CLI's npm launcher, not a second agent
+			}
+			return ancestry.Agent(chain[j:])
 		}
 	}
 	return ancestry.Process{}, false
 }
+
+// launcher reports whether parent is the npm launcher of the native agent
+// binary child: Codex's `node .../bin/codex.js` (or .bin/codex) runs its
+// vendor binary named codex, so one Codex CLI is two agent processes in a
+// row (measured round 29, c4: read as nested, the first prompt of every
+// Codex run was taken for a nested CLI's). An agent's tool call always
+// runs a shell, so a CLI started from it has a shell or the outer native
+// binary, not a JavaScript runtime, as its parent.
+func launcher(parent, child ancestry.Process) bool {
+	if _, ok := ancestry.Agent([]ancestry.Process{parent}); !ok {
+		return false
+	}
+	args := strings.Fields(parent.Args)
+	if len(args) < 2 || !jsRuntimes[strings.ToLower(path.Base(args[0]))] {
+		return false
+	}
+	return !jsRuntimes[strings.ToLower(child.Name)]
+}
+
+// jsRuntimes run the npm launchers of agent CLIs.
+var jsRuntimes = map[string]bool{"node": true, "bun": true, "deno": true}
 
 // taskNotification reads a Claude Code prompt that is a <task-notification>.
 func taskNotification(ev *Event) (transcript.TaskNotification, bool) {

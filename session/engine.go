@@ -286,10 +286,16 @@ func (e *Engine) Start(ctx context.Context, req StartRequest) (*StartResult, err
 	// A session this one supersedes first records the commits it left to
 	// reconciliation (the post-commit handoff): once ABANDONED it is not
 	// reconciled any more.
+	// Its agent CLI vanished (killed) with its work committed: the skip
+	// is recorded on it as it is superseded (clivanished.go).
+	var skipped *Violation
 	if r, err := e.Store.RepositoryByRoot(ctx, req.Repo.MainRoot()); err == nil && !req.KeepActive {
 		if old, err := e.Store.ActiveSession(ctx, r.ID, s.Worktree); err == nil {
 			if _, err := e.Reconcile(ctx, old, req.Repo, "", ""); err != nil && !errors.Is(err, context.Canceled) {
 				e.Logger.Warn("reconcile the superseded session", "session", old.ID, "err", err)
+			}
+			if skipped, err = e.vanishedSkipped(ctx, old, "superseded by a new session"); err != nil {
+				return nil, fmt.Errorf("judge the superseded session %s: %w", old.ID, err)
 			}
 		}
 	}
@@ -334,6 +340,11 @@ func (e *Engine) Start(ctx context.Context, req StartRequest) (*StartResult, err
 				return err
 			}
 			res.Superseded = append(res.Superseded, old.ID)
+			if skipped != nil && skipped.SessionID == old.ID {
+				if err := w.AddViolation(ctx, skipped); err != nil {
+					return err
+				}
+			}
 			if tr, ok := w.(TranscriptReader); ok {
 				ts, err := tr.SessionTranscripts(ctx, old.ID)
 				if err != nil {
@@ -459,7 +470,11 @@ func (e *Engine) checkUsable(ctx context.Context, s *Session) error {
 		if err := e.reconcileSession(ctx, s); err != nil {
 			e.Logger.Warn("reconcile the expired session", "session", s.ID, "err", err)
 		}
-		flagged, flaggedOK := e.flaggedAtEnd(ctx, s) // hiddenstart.go
+		flagged, flaggedOK := e.flaggedAtEnd(ctx, s)                        // hiddenstart.go
+		skipped, err := e.vanishedSkipped(ctx, s, "expired (idle timeout)") // clivanished.go
+		if err != nil {
+			e.Logger.Warn("judge the expired session's vanished agent CLI", "session", s.ID, "err", err)
+		}
 		if err := e.Store.Update(ctx, func(w Writer) error {
 			cur, err := w.GetSession(ctx, s.ID)
 			if err != nil || !cur.Active() {
@@ -471,6 +486,11 @@ func (e *Engine) checkUsable(ctx context.Context, s *Session) error {
 			}
 			if err := e.recordHiddenAtEnd(ctx, w, cur, flagged, flaggedOK); err != nil {
 				return err
+			}
+			if skipped != nil {
+				if err := w.AddViolation(ctx, skipped); err != nil {
+					return err
+				}
 			}
 			return w.AppendEvent(ctx, &Event{SessionID: s.ID, Token: "session:expired", CreatedAt: now})
 		}); err != nil {

@@ -90,6 +90,9 @@ func inFlight(evs []Event, agent string, pend []pendingCall) string {
 // neither a later gate nor Stop names them again. It returns the
 // violation, nil when nothing is missing.
 func (e *Engine) UnreportedAtGate(ctx context.Context, sessionID, gate string) (*Violation, error) {
+	if err := e.settleVanishedCalls(ctx, sessionID); err != nil {
+		return nil, fmt.Errorf("%s: settle the calls of a vanished agent CLI: %w", gate, err)
+	}
 	evs, err := e.Store.ListEvents(ctx, sessionID, 0, 0)
 	if err != nil {
 		return nil, fmt.Errorf("%s: read the judged tool calls: %w", gate, err)

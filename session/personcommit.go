@@ -32,16 +32,28 @@ func (e *Engine) personsProtectedCommit(ctx context.Context, s *Session, req Hoo
 	if !a.Person() {
 		return "", nil
 	}
-	evs, err := e.Store.ListEvents(ctx, s.ID, 0, 0)
-	if err != nil {
-		return "", fmt.Errorf("read the session's tool calls: %w", err)
+	if running, err := e.shellCallPending(ctx, s.ID); err != nil || running {
+		return "", err // the agent may be running this commit
 	}
+	return fmt.Sprintf("not recorded against session %s: this commit is a person's (%s) and no agent shell call was running; accept the change first (`sessiongate protocol accept`), then commit", s.ID, a.Via), nil
+}
+
+// shellCallPending reports whether a shell call of a coding agent is
+// judged and not yet reported in the session. It reads each agent's open
+// calls only (OpenCallEvents), not every event of the session: a person's
+// commit in a long-lived session (50,000 calls) read them all
+// (round 29, c4; TestShellCallPendingBounded).
+func (e *Engine) shellCallPending(ctx context.Context, sessionID string) (bool, error) {
 	for _, agent := range reportingAgents {
+		evs, err := e.openCallEvents(ctx, sessionID, agent)
+		if err != nil {
+			return false, fmt.Errorf("read the session's tool calls: %w", err)
+		}
 		for _, p := range owedReports(evs, agent) {
 			if shellTools[p.tool] {
-				return "", nil // the agent may be running this commit
+				return true, nil
 			}
 		}
 	}
-	return fmt.Sprintf("not recorded against session %s: this commit is a person's (%s) and no agent shell call was running; accept the change first (`sessiongate protocol accept`), then commit", s.ID, a.Via), nil
+	return false, nil
 }

@@ -75,6 +75,11 @@ type StateView struct {
 	// NotApplicable are the session's not-applicable marks and where each
 	// stands: a pending one keeps the session from being clean.
 	NotApplicable []NAMark `json:"not_applicable,omitempty"`
+	// VanishedCLIs are the agent CLIs that worked in this active session
+	// and are gone without SessionEnd (killed, crashed): nothing judges
+	// their turn until one resumes it or the session is superseded or
+	// expires (END_PROTOCOL_SKIPPED then, when its work was committed).
+	VanishedCLIs []VanishedCLI `json:"vanished_clis,omitempty"`
 }
 
 // EvidenceCounts counts a session's evidence by origin.
@@ -148,8 +153,12 @@ func (e *Engine) View(ctx context.Context, id string) (*StateView, error) {
 	if vs == nil {
 		vs = []Violation{}
 	}
+	gone, err := e.VanishedCLIs(ctx, s)
+	if err != nil {
+		return nil, err
+	}
 	return &StateView{Session: s, Expired: s.Active() && s.Expired(e.now()), Checklist: checklist(spec, rs, s, ev, e.Config), Phases: rs, Evidence: ev, EvidenceCounts: CountEvidence(ev), Violations: vs,
-		NotApplicable: e.naMarks(ctx, s, spec, ev)}, nil
+		NotApplicable: e.naMarks(ctx, s, spec, ev), VanishedCLIs: gone}, nil
 }
 
 // History returns a session's events in order.

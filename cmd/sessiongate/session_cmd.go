@@ -172,6 +172,10 @@ func printView(w io.Writer, v *session.StateView) {
 	if v.Expired {
 		fmt.Fprintln(w, "expired: the idle timeout has passed; start a new session")
 	}
+	for _, g := range v.VanishedCLIs {
+		// Killed or crashed: no stop judged its turn (round 29, c4).
+		fmt.Fprintf(w, "agent CLI vanished: %s (process %s) ended without SessionEnd; resume it to finish the work and the end protocol, or run `sessiongate session end` (a new session or the idle timeout records END_PROTOCOL_SKIPPED when its work was committed)\n", g.Agent, g.Process)
+	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "\nPHASE\tGATE\tSTATUS\tCHECKS")
 	for _, it := range v.Checklist {

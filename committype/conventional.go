@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode"
 
 	"github.com/sessiongate/sessiongate/protocolspec"
 )
@@ -90,10 +91,20 @@ func Unconventional(s string, types []string) string {
 			return "type " + m[1] + " is not lower-case"
 		case !slices.Contains(types, m[1]):
 			return "type " + m[1] + " is not one of them"
+		case !strings.ContainsFunc(description(s, m), func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }):
+			// "fix: ." passed the header's regexp (lazy pass 29): the
+			// description must say something, if only one word.
+			return "the description holds no word"
 		}
 		return ""
 	}
 	return "wrapped more than 16 times"
+}
+
+// description is a matched subject's text after "type(scope)!: ".
+func description(s string, m []string) string {
+	_, d, _ := strings.Cut(s[len(m[1])+len(m[2]):], ": ")
+	return d
 }
 
 // cutAny cuts the first of prefixes s starts with.

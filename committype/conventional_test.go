@@ -38,6 +38,16 @@ func TestConventionalSubject(t *testing.T) {
 		{`Revert "wip: stuff"`, false},
 		{"WIP: stuff", false},
 		{"Feat: greet takes a name", false}, // type-case lower-case
+		// A description of punctuation describes nothing (lazy pass 29:
+		// "fix: ." passed the header's regexp); one word or number does.
+		{"fix: .", false},
+		{"feat(scripts): ...", false},
+		{"docs: -", false},
+		{"fixup! fix: .", false},
+		{"fix: typo", true},
+		{"chore(release): 1.2.3", true},
+		{"docs: README", true},
+		{"fix: é", true},
 		{"update: things", false},
 		{"feat:no space", false},
 		{"feat: ", false},

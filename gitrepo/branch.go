@@ -132,3 +132,42 @@ func (r *Repo) upstreamDefault(ctx context.Context) string {
 	}
 	return ""
 }
+
+// DefaultHolds returns the commits after since that both the local branch
+// name and HEAD hold, beyond what the remote's default branch holds: work
+// of the session that landed on the local default branch (`git branch -f
+// main HEAD`, `git update-ref refs/heads/main HEAD`, `git push . HEAD:main`,
+// or commits made on main with a feature branch then reset onto them: lazy
+// pass 29). Nil when there is no local branch of that name or no history
+// in common. A person's fast-forward of main to the remote's adds nothing.
+func (r *Repo) DefaultHolds(ctx context.Context, name, since string) ([]session.CommitSubject, error) {
+	if name == "" || since == "" || strings.HasPrefix(since, "-") || strings.HasPrefix(name, "-") {
+		return nil, nil
+	}
+	if _, err := run(ctx, r.root, "rev-parse", "--verify", "--quiet", "refs/heads/"+name); err != nil {
+		return nil, nil
+	}
+	mb, err := run(ctx, r.root, "merge-base", "refs/heads/"+name, "HEAD")
+	if err != nil {
+		return nil, nil // no history in common
+	}
+	rng := []string{strings.TrimSpace(string(mb)), "^" + since}
+	if up := r.upstreamDefault(ctx); up != "" {
+		rng = append(rng, "^"+up)
+	}
+	b, err := run(ctx, r.root, append(append([]string{"log", "--no-merges",
+		"--format=%H%x1f%s%x1f%(trailers:key=" + session.TrailerKey + ",valueonly,separator=%x2C)%x00"}, rng...), "--")...)
+	if err != nil {
+		return nil, fmt.Errorf("list the commits %s holds: %w", name, err)
+	}
+	var out []session.CommitSubject
+	for _, rec := range strings.Split(string(b), "\x00") {
+		parts := strings.SplitN(strings.TrimLeft(rec, "\n"), "\x1f", 3)
+		if len(parts) < 3 {
+			continue
+		}
+		id, _, _ := strings.Cut(strings.TrimSpace(parts[2]), ",")
+		out = append(out, session.CommitSubject{SHA: strings.TrimSpace(parts[0]), Subject: strings.TrimSpace(parts[1]), SessionID: strings.TrimSpace(id)})
+	}
+	return out, nil
+}

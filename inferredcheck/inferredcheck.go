@@ -129,6 +129,19 @@ func NotDefaultBranch(branch, configured, def string) Result {
 	return Result{Status: Pass, Message: fmt.Sprintf("on branch %s, not the default branch %s", branch, strings.Join(defaults, " or ")), Evidence: branch}
 }
 
+// LandedOnDefault fails when the local default branch holds commits of
+// the session (own, newest first as git log lists them): the work is on
+// branch although HEAD is not (lazy pass 29: `git branch -f main HEAD`
+// after the commits, or work committed on main and a feature branch reset
+// onto it). Nothing held passes.
+func LandedOnDefault(branch string, own []CommitSubject) Result {
+	if len(own) == 0 {
+		return Result{Status: Pass}
+	}
+	c, oldest := own[0], own[len(own)-1]
+	return fail(fmt.Sprintf("the local default branch %s holds %d commit(s) of this session (%s %q): the work landed on %s; keep it on the feature branch and put %s back before it (git branch -f %s %s^)", branch, len(own), shortSHA(c.SHA), c.Subject, branch, branch, branch, shortSHA(oldest.SHA)))
+}
+
 // matching lists the files the session changed that match the check's
 // glob and exist under root; done is set when the check ends there.
 func matching(root string, c protocolspec.Check, files Lister) (matched []string, done *Result) {

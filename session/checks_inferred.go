@@ -112,5 +112,27 @@ func notDefaultBranch(ctx context.Context, env gateEnv) inferredcheck.Result {
 	if err != nil {
 		return inferredcheck.Result{Status: inferredcheck.Fail, Message: err.Error()}
 	}
-	return inferredcheck.NotDefaultBranch(branch, env.cfg.DefaultBranch, def)
+	r := inferredcheck.NotDefaultBranch(branch, env.cfg.DefaultBranch, def)
+	dh, ok := env.repo.(defaultHolder)
+	if r.Status != inferredcheck.Pass || !ok || env.sess == nil || env.sess.StartCommit == "" {
+		return r
+	}
+	for _, name := range []string{env.cfg.DefaultBranch, def} {
+		held, err := dh.DefaultHolds(ctx, name, env.sess.StartCommit)
+		if err != nil {
+			return inferredcheck.Result{Status: inferredcheck.Fail, Message: err.Error()}
+		}
+		// Another session's commits are that session's to answer for.
+		own := slices.DeleteFunc(held, func(c CommitSubject) bool { return c.SessionID != "" && c.SessionID != env.sess.ID })
+		if l := inferredcheck.LandedOnDefault(name, own); l.Status == inferredcheck.Fail {
+			return l
+		}
+	}
+	return r
+}
+
+// defaultHolder is a Repo that lists the session's commits a local default
+// branch holds (gitrepo.Repo).
+type defaultHolder interface {
+	DefaultHolds(ctx context.Context, name, since string) ([]CommitSubject, error)
 }

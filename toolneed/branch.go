@@ -12,16 +12,55 @@ import (
 // quotes that command, and the honest agent was blocked at the end with
 // a manual claim as the only way on (field pass, real Claude Code).
 
-// asksBranchCheck reports a requirement that asks to check the branch.
+// asksBranchCheck reports a requirement that asks to check the branch:
+// a verb of checking (verify, check, confirm; re- forms) whose object, a
+// few words on in the same sentence, is the branch ("Re-verify the branch
+// before commit", "Confirm you are on a feature branch"). "Check out a
+// feature branch" switches branches, it checks none; "Verify the tests
+// pass before you push the branch" checks the tests (round 28's final
+// review: the first sent an honest agent to `git branch --show-current`).
 func asksBranchCheck(text string) bool {
 	t := strings.ToLower(text)
 	if !strings.Contains(t, "branch") {
 		return false
 	}
-	for _, v := range []string{"verify", "check", "confirm"} {
-		if strings.Contains(t, v) {
-			return true
+	if strings.Contains(t, "branch check") || strings.Contains(t, "branch verification") {
+		return true
+	}
+	for _, sentence := range strings.FieldsFunc(t, func(r rune) bool { return strings.ContainsRune(".;!?\n", r) }) {
+		w := strings.Fields(strings.Map(func(r rune) rune {
+			if r == '`' || r == ',' || r == ':' || r == '(' || r == ')' || r == '"' || r == '*' {
+				return ' '
+			}
+			return r
+		}, sentence))
+		for i, v := range w {
+			if !checkVerb(strings.TrimPrefix(strings.TrimPrefix(v, "re-"), "re")) {
+				continue
+			}
+			if rest := w[i+1:]; len(rest) > 0 && rest[0] == "out" || len(rest) > 1 && rest[1] == "out" {
+				continue // "check out", "check it out"
+			}
+			// The object: the branch, before what names another one
+			// (the tests, the build).
+			for _, o := range w[i+1 : min(len(w), i+9)] {
+				if o == "branch" || o == "branches" {
+					return true
+				}
+				if strings.HasPrefix(o, "test") || strings.HasPrefix(o, "build") || strings.HasPrefix(o, "lint") || o == "pass" || o == "passes" {
+					break
+				}
+			}
 		}
+	}
+	return false
+}
+
+// checkVerb: a verb of checking, in the forms protocols use.
+func checkVerb(v string) bool {
+	switch v {
+	case "verify", "verified", "verifies", "check", "checks", "checked", "confirm", "confirms", "confirmed":
+		return true
 	}
 	return false
 }

@@ -49,6 +49,21 @@ func TestBranchRunOwed(t *testing.T) {
 		{"Read the issue or task you were given.", false},
 		{"Run `npm test`.", false},
 		{"Commit all changes.", false},
+		// "Check out" switches to a branch; it is no check of the current
+		// one, and a note of the switch still counts (round 28's final
+		// review: the honest agent told "Check out a feature branch" was
+		// sent to `git branch --show-current`).
+		{"Check out a feature branch.", false},
+		{"Checkout a new branch for the work.", false},
+		{"Create a feature branch and check it out.", false},
+		{"Verify the tests pass before you push the branch.", false},
+		// Words that name a check of the current branch still bind.
+		{"Check out a feature branch, then confirm you are on it with `git branch --show-current`.", true},
+		{"Check which branch you are on.", true},
+		{"Confirm the current branch is not main.", true},
+		{"Re-check the branch before you commit.", true},
+		{"Verify you are on a feature branch.", true},
+		{"Branch check: do not work on main.", true},
 	} {
 		if got := BranchRunOwed(protocolspec.Requirement{Text: tc.text}); got != tc.want {
 			t.Errorf("BranchRunOwed(%q) = %v, want %v", tc.text, got, tc.want)

@@ -148,7 +148,9 @@ func TestAdvLazy28Routes(t *testing.T) {
 				w.t.Fatalf("git am did not apply the scratch commit: HEAD is %q", got)
 			}
 		}},
-		{name: "the work merged into main by the agent (git branch -f main)", open: "a local ref; what reaches the remote's main is the push's and the host's branch protection", end: func(w *world) advEnd {
+		// Closed in lazy pass 29 (c6): not_default_branch, re-run at the
+		// end, fails when the local main holds the session's commits.
+		{name: "the work merged into main by the agent (git branch -f main)", end: func(w *world) advEnd {
 			return advEnd{afterGitOps: func() { w.git("branch", "-f", "main", "HEAD") }}
 		}},
 	} {

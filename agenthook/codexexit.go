@@ -4,8 +4,8 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"github.com/sessiongate/sessiongate/internal/boundedread"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -58,7 +58,7 @@ func (st rolloutStatus) ok() bool { return st.found && !st.conflict }
 
 func scanRollout(path, callID string) rolloutStatus {
 	var st rolloutStatus
-	f, err := os.Open(path)
+	f, err := boundedread.Open(path) // the agent can put a FIFO at its rollout's path
 	if err != nil {
 		return st
 	}

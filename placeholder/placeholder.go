@@ -7,9 +7,9 @@
 package placeholder
 
 import (
+	"github.com/sessiongate/sessiongate/internal/boundedread"
 	"github.com/sessiongate/sessiongate/internal/textfold"
 	"io"
-	"os"
 	"regexp"
 	"slices"
 	"strings"
@@ -123,7 +123,7 @@ var boldLabelRE = sync.OnceValue(func() *regexp.Regexp {
 // ReadHead reads up to max bytes of a file as UTF-8 text (UTF-16 decoded:
 // textfold.Decode), so a template left in another encoding is still read.
 func ReadHead(path string, max int64) ([]byte, error) {
-	f, err := os.Open(path)
+	f, err := boundedread.Open(path) // a FIFO as the handoff is refused, not waited on
 	if err != nil {
 		return nil, err
 	}

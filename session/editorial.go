@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"github.com/sessiongate/sessiongate/repopath"
-	"os"
 
 	"github.com/sessiongate/sessiongate/editorial"
 	"github.com/sessiongate/sessiongate/protocolspec"
@@ -47,11 +46,11 @@ func matchAny(globs []string, f string) bool {
 // fencedLines returns the 1-based line numbers of a file that sit inside a
 // fenced code block (fences included).
 func fencedLines(root, rel string) (map[int]bool, error) {
-	abs, ok, err := repopath.Resolve(root, rel)
+	_, ok, err := repopath.Resolve(root, rel)
 	if err != nil || !ok {
 		return nil, err
 	}
-	b, err := os.ReadFile(abs)
+	b, err := readWorkFile(root, rel)
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", rel, err)
 	}

@@ -3,9 +3,9 @@ package session
 import (
 	"context"
 	"fmt"
+	"github.com/sessiongate/sessiongate/internal/boundedread"
 	"github.com/sessiongate/sessiongate/repopath"
 	"io"
-	"os"
 	"strings"
 	"unicode/utf8"
 
@@ -132,14 +132,18 @@ func (e *Engine) RecordEvidence(ctx context.Context, req EvidenceRequest) (*Evid
 		if err != nil {
 			return nil, fmt.Errorf("%s evidence: %w", req.Kind, err)
 		}
-		abs, ok, err := repopath.Resolve(s.Worktree, rel)
+		_, ok, err := repopath.Resolve(s.Worktree, rel)
 		if err != nil {
 			return nil, fmt.Errorf("%s evidence: %w", req.Kind, err)
 		}
 		if !ok {
 			return nil, invalidf("%s evidence: %s does not exist in the repository", req.Kind, rel)
 		}
-		b, err := os.ReadFile(abs)
+		b, err := readWorkFile(s.Worktree, rel)
+		if boundedread.Refused(err) {
+			// A FIFO or /dev/zero where the file was hung or filled memory.
+			return nil, refusedf("%s evidence: %v: record a file that holds the work", req.Kind, err)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("%s evidence: read %s: %w", req.Kind, rel, err)
 		}

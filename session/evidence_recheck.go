@@ -4,8 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/sessiongate/sessiongate/internal/boundedread"
 	"github.com/sessiongate/sessiongate/repopath"
-	"os"
 	"strings"
 )
 
@@ -51,7 +51,7 @@ func (e *Engine) recheckRecordedFiles(ctx context.Context, s *Session, evs []Evi
 	var changed []string
 	for _, rel := range order {
 		x := newest[rel]
-		abs, found, err := repopath.Resolve(s.Worktree, rel)
+		_, found, err := repopath.Resolve(s.Worktree, rel)
 		if err != nil || !found {
 			if x.Kind == EvidenceFilePath {
 				// The file offered as the work is gone: it shows nothing.
@@ -60,7 +60,12 @@ func (e *Engine) recheckRecordedFiles(ctx context.Context, s *Session, evs []Evi
 			}
 			continue // a file read and then removed by the work: checkContentHash judges reads
 		}
-		b, err := os.ReadFile(abs)
+		b, err := readWorkFile(s.Worktree, rel)
+		if boundedread.Refused(err) {
+			// Never "unchanged": the file is there and was not read.
+			cr.Status, cr.Message, cr.Evidence = StatusFail, fmt.Sprintf("%v: %s was recorded for %s and is not judged here: make it the file that holds the work again", err, rel, x.Phase), rel
+			return cr, true, nil
+		}
 		if err != nil {
 			return cr, false, fmt.Errorf("read recorded file %s: %w", rel, err)
 		}

@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/sessiongate/sessiongate/internal/boundedread"
 	"github.com/sessiongate/sessiongate/internal/gitmemo"
 	"github.com/sessiongate/sessiongate/internal/procgroup"
 	"github.com/sessiongate/sessiongate/repopath"
@@ -267,14 +268,17 @@ func checkContentHash(env gateEnv, rel string) (GateStatus, string, string) {
 	if err != nil {
 		return StatusFail, err.Error(), ""
 	}
-	abs, ok, err := repopath.Resolve(env.repo.Root(), c)
+	_, ok, err := repopath.Resolve(env.repo.Root(), c)
 	if err != nil {
 		return StatusFail, err.Error(), ""
 	}
 	if !ok {
 		return StatusFail, fmt.Sprintf("%s does not exist", c), ""
 	}
-	b, err := os.ReadFile(abs)
+	b, err := readWorkFile(env.repo.Root(), c)
+	if boundedread.Refused(err) {
+		return StatusFail, fmt.Sprintf("%v: not judged here", err), ""
+	}
 	if err != nil {
 		return StatusFail, fmt.Sprintf("read %s: %v", c, err), ""
 	}

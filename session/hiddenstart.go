@@ -6,9 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"maps"
-	"os"
 	"path"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -295,7 +293,7 @@ func (e *Engine) readHiddenAtEnd(ctx context.Context, id string) (map[string]str
 
 // fileSHA is the sha256 of a work-tree file's bytes, "" when unreadable.
 func fileSHA(root, p string) string {
-	b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(p)))
+	b, err := readWorkFile(root, p)
 	if err != nil {
 		return ""
 	}

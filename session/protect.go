@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"os"
 	"path"
 	"path/filepath"
 	"slices"
@@ -405,11 +404,10 @@ func checkoutOf(root, rel, worktreeSHA, committedSHA string) bool {
 	if worktreeSHA == "" || worktreeSHA == committedSHA {
 		return false
 	}
-	abs, ok, err := repopath.Resolve(root, rel)
-	if err != nil || !ok {
+	if _, ok, err := repopath.Resolve(root, rel); err != nil || !ok {
 		return false
 	}
-	b, err := os.ReadFile(abs)
+	b, err := readWorkFile(root, rel) // a file not read is a change, never "the same"
 	if err != nil || !bytes.Contains(b, []byte("\r\n")) {
 		return false
 	}

@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"fmt"
+	"github.com/sessiongate/sessiongate/internal/boundedread"
 	"github.com/sessiongate/sessiongate/repopath"
 	"os"
 	"path/filepath"
@@ -93,7 +94,10 @@ func writtenSomething(worktree string, r protocolspec.Requirement, rel string) e
 	if st.Mode()&os.ModeSymlink != 0 {
 		return refusedf("%s asks to write %s, and it is a link to another file: write the file itself, then record it", r.ID, rel)
 	}
-	b, err := os.ReadFile(abs)
+	b, err := readWorkFile(worktree, rel)
+	if boundedread.Refused(err) {
+		return refusedf("%s asks to write %s: %v: write the file itself, then record it", r.ID, rel, err)
+	}
 	if err != nil {
 		return fmt.Errorf("read %s: %w", rel, err)
 	}

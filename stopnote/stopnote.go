@@ -36,6 +36,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/sessiongate/sessiongate/internal/boundedread"
 	"os"
 	"path/filepath"
 	"slices"
@@ -451,7 +452,7 @@ func FoldRecords(ctx context.Context, st session.Store, dbPath, dir, ref string)
 
 // read parses the claimed note; lines that do not parse are skipped.
 func read(p string) ([]Stop, error) {
-	f, err := os.Open(p)
+	f, err := boundedread.Open(p) // under .git, which the agent can write
 	if err != nil {
 		return nil, fmt.Errorf("read the unchecked stops: %w", err)
 	}

@@ -4,8 +4,8 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"github.com/sessiongate/sessiongate/internal/boundedread"
 	"io"
-	"os"
 	"strings"
 )
 
@@ -69,7 +69,7 @@ func scanOutcomes(path string, ids []string, marker string, judge func(line []by
 	for _, id := range ids {
 		want[id] = true
 	}
-	f, err := os.Open(path)
+	f, err := boundedread.Open(path) // the agent can put a FIFO at its transcript's path
 	if err != nil {
 		return nil, err
 	}

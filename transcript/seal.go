@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/sessiongate/sessiongate/internal/boundedread"
 	"io"
 	"os"
 	"path/filepath"
@@ -239,7 +240,7 @@ func openRegular(path string) (*os.File, os.FileInfo, error) {
 	if !fi.Mode().IsRegular() {
 		return nil, nil, fmt.Errorf("%w: %s is %s", ErrNotRegular, path, fi.Mode().Type())
 	}
-	f, err := os.Open(path)
+	f, err := boundedread.Open(path) // a FIFO swapped in after the Lstat is refused
 	if err != nil {
 		return nil, nil, fmt.Errorf("open transcript: %w", err)
 	}

@@ -9,6 +9,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/sessiongate/sessiongate/internal/boundedread"
 	"hash"
 	"io"
 	"os"
@@ -108,7 +109,8 @@ func Tail(ctx context.Context, path, format string, st State, maxBytes int64) ([
 	if !fi.Mode().IsRegular() {
 		return nil, st, fmt.Errorf("%w: %s is %s", ErrNotRegular, path, fi.Mode().Type())
 	}
-	f, err := os.Open(path)
+	// O_NONBLOCK: a FIFO swapped in after the Lstat is refused, not waited on.
+	f, err := boundedread.Open(path)
 	if err != nil {
 		return nil, st, fmt.Errorf("open transcript: %w", err)
 	}

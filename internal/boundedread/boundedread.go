@@ -75,6 +75,28 @@ func Head(path string, n int64) ([]byte, error) {
 	return io.ReadAll(io.LimitReader(f, n))
 }
 
+// Open opens path (links followed) for a reader that streams it (a
+// transcript, a log) when it is a regular file: opened O_NONBLOCK, so a
+// FIFO put where the file was is refused at once instead of waited on,
+// and checked after the open, so a swap between a check and the open
+// cannot slip one in. The caller bounds how much it reads.
+func Open(path string) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		f.Close()
+		return nil, &fs.PathError{Op: "open", Path: path, Err: fmt.Errorf("%w (%s)", ErrNotRegular, kind(st.Mode()))}
+	}
+	return f, nil
+}
+
 // InRoot reads rel (slash-separated, relative to root) as File does, and
 // only while it and every link on its way stay inside root: a script
 // symlinked to another file of the repository is read, one linked to

@@ -137,3 +137,47 @@ func notHung(t *testing.T, read func() ([]byte, error)) ([]byte, error) {
 		return nil, nil
 	}
 }
+
+// TestOpen: a streamed file (a transcript) is opened only when regular; a
+// FIFO put where it was is refused at once, naming the file (pass 29).
+func TestOpen(t *testing.T) {
+	dir := t.TempDir()
+	regular := filepath.Join(dir, "t.jsonl")
+	if err := os.WriteFile(regular, []byte("{}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fifo := filepath.Join(dir, "fifo.jsonl")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	zeroLink := filepath.Join(dir, "zero.jsonl")
+	if err := os.Symlink("/dev/zero", zeroLink); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name, path, msg string
+	}{
+		{"honest: a regular transcript", regular, ""},
+		{"fifo", fifo, "fifo.jsonl: not a regular file (a FIFO)"},
+		{"link to /dev/zero", zeroLink, "zero.jsonl: not a regular file (a character device)"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := notHung(t, func() ([]byte, error) {
+				f, err := Open(c.path)
+				if err != nil {
+					return nil, err
+				}
+				return nil, f.Close()
+			})
+			if c.msg == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			if !errors.Is(err, ErrNotRegular) || !strings.Contains(err.Error(), c.msg) {
+				t.Fatalf("err %v, want %q", err, c.msg)
+			}
+		})
+	}
+}

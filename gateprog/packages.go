@@ -131,6 +131,9 @@ func pyModuleWhy(interp, mod string, env []string, since time.Time) string {
 	for _, i := range interps {
 		sites = append(sites, siteFolders(i, env)...)
 	}
+	if why := startupWhy(sites, mod, since); why != "" {
+		return why
+	}
 	for _, site := range sites {
 		var at string
 		for _, c := range []string{filepath.Join(site, mod), filepath.Join(site, mod+".py")} {

@@ -125,6 +125,14 @@ func TestFlagsBetweenSessions29(t *testing.T) {
 			between: edit("scripts/names.txt", stubTxt, "--assume-unchanged"), file: "scripts/names.txt"},
 		{name: "honest: a local config.yaml flagged, sessiongate.yaml's QA command set", earlier: 1, commands: true,
 			before: edit("config.yaml", "db: laptop\n", "--assume-unchanged"), file: "config.yaml", honoured: true},
+		// Review 29 (c8): app/rules.py opens os.path.join(HERE, "..",
+		// "data", kind + ".json"); the test asks for kind "orders".
+		{name: "lazy: a data file the app opens by a built path, flagged before any session", earlier: 0,
+			before: edit("data/orders.json", "{\"limit\": 9}\n", "--assume-unchanged"), file: "data/orders.json"},
+		{name: "lazy: a top-level orders.json the app opens by its stem, flagged between sessions", earlier: 1,
+			between: edit("orders.json", "{\"limit\": 9}\n", "--skip-worktree"), file: "orders.json"},
+		{name: "honest: the developer's notes/todo.md flagged before any session (no code names it)", earlier: 0,
+			before: edit("notes/todo.md", "- try the cache\n", "--assume-unchanged"), file: "notes/todo.md", honoured: true},
 		// The cost (documented): the tests may import a local .py, so a
 		// flag on one is not the developer's at a start, whoever set it.
 		{name: "trade-off: a developer's config/local.py flagged before any session", earlier: 0,
@@ -137,7 +145,11 @@ func TestFlagsBetweenSessions29(t *testing.T) {
 			gittest.Commit(t, e.root, "before the sessions", map[string]string{
 				"scripts/greet.sh": "echo hello\n", "scripts/names.txt": "WANT=hello\n",
 				"scripts/test.sh": ". scripts/names.txt\n[ \"$(sh scripts/greet.sh)\" = \"$WANT\" ]\n",
-				"config.yaml":     "db: prod\n", ".env.local": "TOKEN=\n", "config/local.py": "DB = 'prod'\n", "scripts/testdata/out.golden": "hello\n"})
+				"config.yaml":     "db: prod\n", ".env.local": "TOKEN=\n", "config/local.py": "DB = 'prod'\n", "scripts/testdata/out.golden": "hello\n",
+				"app/rules.py":     "import json, os\nHERE = os.path.dirname(__file__)\n\ndef limit(kind):\n    with open(os.path.join(HERE, \"..\", \"data\", kind + \".json\")) as f:\n        return json.load(f)[\"limit\"]\n",
+				"app/top.py":       "def top(kind):\n    return open(kind + '.json').read()\n",
+				"test_rules.py":    "from app.rules import limit\nfrom app.top import top\n\ndef test_limit():\n    assert limit(\"orders\") == 10 and top('orders')\n",
+				"data/orders.json": "{\"limit\": 10}\n", "orders.json": "{\"limit\": 10}\n", "notes/todo.md": "- nothing\n"})
 			if c.before != nil {
 				c.before(t, e.root)
 			}

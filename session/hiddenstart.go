@@ -196,7 +196,40 @@ func flagLoaded(ctx context.Context, repo Repo, commands map[string]string, f, r
 	case named:
 		return "a code file or test script names " + base
 	}
+	// Review 29 (c8): the app opens data/orders.json as
+	// os.path.join("data", kind + ".json"), so neither the path nor the
+	// name is in any file, and a stub flagged there before the session
+	// made the QA run pass on code HEAD fails. A quoted folder name or
+	// stem in a code file is such a built path.
+	for _, n := range builtNameNeedles(f) {
+		named, err := fj.NamedIn(ctx, rev, n, f, loaderGlobs)
+		switch {
+		case err != nil:
+			return "the files that may load it could not be searched: " + err.Error()
+		case named:
+			return "a code file names " + n + ", which a path built at runtime reaches " + f + " by"
+		}
+	}
 	return ""
+}
+
+// builtNameNeedles are the quoted forms of f's folder and of its name
+// without the suffix that a path built at runtime holds: "data",
+// 'data/, /data/ ... and "orders" for data/orders.json. A file at the
+// top with a dot name (.env.local) has neither.
+func builtNameNeedles(f string) []string {
+	var out []string
+	if d := path.Base(path.Dir(f)); d != "." && d != "/" {
+		for _, q := range []string{`"`, `'`} {
+			out = append(out, q+d+q, q+d+"/", "/"+d+q)
+		}
+		out = append(out, "/"+d+"/")
+	}
+	base := path.Base(f)
+	if stem := strings.TrimSuffix(base, path.Ext(base)); stem != base && stem != "" && !strings.HasPrefix(stem, ".") {
+		out = append(out, `"`+stem+`"`, `'`+stem+`'`)
+	}
+	return out
 }
 
 // honouredFlags is what the start honoured (hidden_at_start) that still

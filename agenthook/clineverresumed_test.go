@@ -1,3 +1,7 @@
+//go:build unix
+
+// The rows start and kill stand-in agent CLIs by process group (Setpgid,
+// kill(-pgid)), which Windows lacks.
 package agenthook_test
 
 import (

@@ -322,6 +322,11 @@ func OutsideRecipes(tool string, was, now []byte, judged []string) string {
 		}
 		exportsAll := slices.ContainsFunc(b, func(l string) bool { return l == "export" || strings.HasPrefix(l, ".EXPORT_ALL_VARIABLES") })
 		return linesDiffer(a, b, "a line outside every recipe", func(l string, all []string) bool {
+			// .SILENT only stops make echoing commands; exit statuses
+			// and the commands' own output are as before (review 29 c10).
+			if rest, ok := strings.CutPrefix(l, ".SILENT:"); ok && !strings.ContainsAny(rest, ";=$|:") {
+				return true
+			}
 			m := makeAssignRE.FindStringSubmatch(l)
 			return m != nil && !exportsAll && !makeSpecialVars[m[1]] && !parseRunsRE.MatchString(m[2]) && !namedIn(m[1], text, all, l)
 		})

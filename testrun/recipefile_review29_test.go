@@ -34,6 +34,10 @@ func TestRecipeFileChangesReview29(t *testing.T) {
 		{"honest: an include of a tracked .mk the team had", "include common.mk\n" + base, map[string]string{"common.mk": "VERSION = 1.2\n"}, map[string]string{"common.mk": "VERSION = 1.2\n"}, false},
 		{"honest: an include of a new .mk with a plain variable", "include common.mk\n" + base, nil, map[string]string{"common.mk": "VERSION = 1.2\n"}, false},
 		{"lazy: an include of a new .mk setting SHELL", "include common.mk\n" + base, nil, map[string]string{"common.mk": "SHELL = /bin/true\n"}, true},
+		{"honest: .SILENT: added (make echoes no command; exit statuses unchanged)", ".SILENT:\n" + base, nil, nil, false},
+		{"honest: .SILENT: test build", ".SILENT: test build\n" + base, nil, nil, false},
+		{"lazy: .SILENT: with an inline recipe", ".SILENT: ; true\n" + base, nil, nil, true},
+		{"lazy: .SILENT: beside .IGNORE:", ".SILENT:\n.IGNORE:\n" + base, nil, nil, true},
 		{"lazy: an -include of a file that is not there", "-include local.mk\n" + base, nil, nil, true},
 		{"lazy: an -include of a file not read, the marker comment written", "-include local.mk\n\n# include local.mk\n" + base, nil, nil, true},
 	} {

@@ -38,6 +38,8 @@ func TestRecipeFileChangesReview29(t *testing.T) {
 		{"honest: .SILENT: test build", ".SILENT: test build\n" + base, nil, nil, false},
 		{"lazy: .SILENT: with an inline recipe", ".SILENT: ; true\n" + base, nil, nil, true},
 		{"lazy: .SILENT: beside .IGNORE:", ".SILENT:\n.IGNORE:\n" + base, nil, nil, true},
+		{"lazy: build gains a step copying a stub over the source", edit("\tcc -o app main.c\n", "\tcp fake/main.c main.c\n\tcc -o app main.c\n"), nil, nil, true},
+		{"lazy: a new gen prerequisite copying a stub over the source", edit("build:\n", "build: gen\n") + "\ngen:\n\tcp fake/main.c main.c\n", nil, nil, true},
 		{"lazy: an -include of a file that is not there", "-include local.mk\n" + base, nil, nil, true},
 		{"lazy: an -include of a file not read, the marker comment written", "-include local.mk\n\n# include local.mk\n" + base, nil, nil, true},
 	} {

@@ -157,6 +157,12 @@ func (r *Repo) DefaultHolds(ctx context.Context, name, since string) ([]session.
 	if up := r.upstreamDefault(ctx); up != "" {
 		rng = append(rng, "^"+up)
 	}
+	// Any remote's branch of that name holds the remote's commits too: a
+	// fork's main pulled from upstream while origin/main lags, or origin's
+	// develop without an origin/HEAD (review 29 c10: a rebase onto either
+	// was a false block). Only that name: a pushed feature branch still
+	// counts.
+	rng = append(rng, "--not", "--glob=refs/remotes/*/"+name, "--not")
 	b, err := run(ctx, r.root, append(append([]string{"log", "--no-merges",
 		"--format=%H%x1f%s%x1f%(trailers:key=" + session.TrailerKey + ",valueonly,separator=%x2C)%x00"}, rng...), "--")...)
 	if err != nil {

@@ -49,6 +49,31 @@ func TestDefaultHolds(t *testing.T) {
 			gittest.Git(t, dir, "reset", "-q", "--hard", "main")
 		}, 1},
 		{"no local main", func(t *testing.T, dir, _ string) { gittest.Git(t, dir, "branch", "-D", "main") }, 0},
+		{"the branch pushed to origin, then git branch -f main HEAD", func(t *testing.T, dir, _ string) {
+			gittest.Git(t, dir, "push", "-q", "origin", "feat/x")
+			gittest.Git(t, dir, "branch", "-f", "main", "HEAD")
+		}, 2}, // only a remote's branch of the default's name holds the remote's
+		// Review 29 (c10): honest rebases onto an updated main.
+		{"main fast-forwarded to origin's main, the branch rebased onto it", func(t *testing.T, dir, origin string) {
+			other := filepath.Join(t.TempDir(), "person")
+			gittest.Git(t, filepath.Dir(other), "clone", "-q", origin, other)
+			gittest.Commit(t, other, "chore: license", map[string]string{"LICENSE": "MIT\n"})
+			gittest.Git(t, other, "push", "-q", "origin", "main")
+			gittest.Git(t, dir, "fetch", "-q", "origin", "main:main")
+			gittest.Git(t, dir, "rebase", "-q", "main")
+		}, 0},
+		{"a fork: main pulled from upstream (origin/main behind), the branch rebased onto it", func(t *testing.T, dir, origin string) {
+			up := filepath.Join(t.TempDir(), "upstream.git")
+			gittest.Git(t, filepath.Dir(up), "clone", "-q", "--bare", origin, up)
+			other := filepath.Join(t.TempDir(), "maintainer")
+			gittest.Git(t, filepath.Dir(other), "clone", "-q", up, other)
+			gittest.Commit(t, other, "chore: license", map[string]string{"LICENSE": "MIT\n"})
+			gittest.Git(t, other, "push", "-q", "origin", "main")
+			gittest.Git(t, dir, "remote", "add", "upstream", up)
+			gittest.Git(t, dir, "fetch", "-q", "upstream")
+			gittest.Git(t, dir, "fetch", "-q", "upstream", "main:main")
+			gittest.Git(t, dir, "rebase", "-q", "main")
+		}, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			src := gittest.New(t, map[string]string{"README.md": "# x\n"})

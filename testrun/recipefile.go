@@ -90,6 +90,7 @@ func RecipeFileChanges(t shellline.ScriptTarget, was, now RecipeSide, j RecipeJu
 		}
 		return []InputChange{{rel, what, true}}, rel, true, nil
 	}
+	var readWas, readNow map[string]bool
 	if t.Tool == "make" {
 		// What make includes is read as part of the file (a new
 		// `-include local.mk` the team had, holding SHELL = /bin/true).
@@ -97,10 +98,10 @@ func RecipeFileChanges(t shellline.ScriptTarget, was, now RecipeSide, j RecipeJu
 		if extra == nil {
 			extra = now
 		}
-		if wasB, err = withIncludes(wasB, t.Dir, was); err != nil {
+		if wasB, readWas, err = withIncludes(wasB, t.Dir, was); err != nil {
 			return nil, rel, false, err
 		}
-		if nowB, err = withIncludes(nowB, t.Dir, extra); err != nil {
+		if nowB, readNow, err = withIncludes(nowB, t.Dir, extra); err != nil {
 			return nil, rel, false, err
 		}
 	}
@@ -133,7 +134,11 @@ func RecipeFileChanges(t shellline.ScriptTarget, was, now RecipeSide, j RecipeJu
 		}
 	}
 	for _, s := range secs {
-		if ch, ok := SectionChange(rel, s, SectionOf(wasB, s), SectionOf(nowB, s), false, false, j.Dead, j.IsCode, j.Read); ok {
+		a, b := SectionOf(wasB, s), SectionOf(nowB, s)
+		if t.Tool == "make" {
+			b = keepHeadWithNewPrereqs(a, b, wasB)
+		}
+		if ch, ok := SectionChange(rel, s, a, b, false, false, j.Dead, j.IsCode, j.Read); ok {
 			changes = append(changes, ch)
 		}
 	}
@@ -147,7 +152,11 @@ func RecipeFileChanges(t shellline.ScriptTarget, was, now RecipeSide, j RecipeJu
 			}
 		}
 	}
-	if why := OutsideRecipes(t.Tool, wasB, nowB, names); why != "" {
+	ow, on := wasB, nowB
+	if t.Tool == "make" {
+		ow, on = dropReadIncludes(wasB, t.Dir, readWas), dropReadIncludes(nowB, t.Dir, readNow)
+	}
+	if why := OutsideRecipes(t.Tool, ow, on, names); why != "" {
 		changes = append(changes, InputChange{rel, why, true})
 	}
 	for _, env := range dotenvFiles(t.Tool, nowB) {
@@ -176,12 +185,12 @@ var makeIncludeRE = lazyregexp.New(`^\s*(?:-include|sinclude|include)\s+(.+)$`)
 // withIncludes appends to a Makefile the files it includes by a plain
 // name (no variable, no glob), as read, a few deep; a file included twice
 // is read once.
-func withIncludes(b []byte, dir string, read RecipeSide) ([]byte, error) {
+func withIncludes(b []byte, dir string, read RecipeSide) ([]byte, map[string]bool, error) {
 	if b == nil {
-		return nil, nil
+		return nil, nil, nil
 	}
 	out := slices.Clone(b)
-	seen := map[string]bool{}
+	seen, got := map[string]bool{}, map[string]bool{}
 	for i := 0; i < len(out) && len(seen) < 16; {
 		rest := out[i:]
 		nl := strings.IndexByte(string(rest), '\n')
@@ -207,14 +216,15 @@ func withIncludes(b []byte, dir string, read RecipeSide) ([]byte, error) {
 			seen[p] = true
 			inc, err := read(p)
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			if inc != nil {
+				got[p] = true
 				out = append(append(append(out, "\n# include "+p+"\n"...), inc...), '\n')
 			}
 		}
 	}
-	return out, nil
+	return out, got, nil
 }
 
 // makeIgnoring counts the recipe lines of target name whose prefix holds
@@ -312,6 +322,11 @@ func OutsideRecipes(tool string, was, now []byte, judged []string) string {
 		}
 		exportsAll := slices.ContainsFunc(b, func(l string) bool { return l == "export" || strings.HasPrefix(l, ".EXPORT_ALL_VARIABLES") })
 		return linesDiffer(a, b, "a line outside every recipe", func(l string, all []string) bool {
+			// .SILENT only stops make echoing commands; exit statuses
+			// and the commands' own output are as before (review 29 c10).
+			if rest, ok := strings.CutPrefix(l, ".SILENT:"); ok && !strings.ContainsAny(rest, ";=$|:") {
+				return true
+			}
 			m := makeAssignRE.FindStringSubmatch(l)
 			return m != nil && !exportsAll && !makeSpecialVars[m[1]] && !parseRunsRE.MatchString(m[2]) && !namedIn(m[1], text, all, l)
 		})
@@ -643,4 +658,83 @@ func RecipeWords(t shellline.ScriptTarget, file []byte) []string {
 		}
 	}
 	return out
+}
+
+// keepHeadWithNewPrereqs returns now with its rule head read as was's
+// when the only change there is prerequisites added that the was file
+// has no rule for: a new target (RecipeClosure reads it, and its lines
+// are judged as added lines) or a file. An honest `build: gen` with a
+// new `gen:` adds a step and removes none (review 29 c10). A target the
+// team already had stays a change (`test: snap`, the team's snapshot
+// update, makes the run prove less), as do a variable, an inline recipe,
+// a target-specific variable and an order-only or double-colon rule.
+func keepHeadWithNewPrereqs(was, now string, wasFile []byte) string {
+	wh, wrest, _ := strings.Cut(was, "\n")
+	nh, nrest, _ := strings.Cut(now, "\n")
+	if wh == nh || wrest != nrest {
+		return now
+	}
+	split := func(h string) (string, []string, bool) {
+		if strings.HasPrefix(h, "\t") || strings.ContainsAny(h, ";=|$%") || strings.Contains(h, "::") {
+			return "", nil, false
+		}
+		tg, deps, ok := strings.Cut(h, ":")
+		return strings.Join(strings.Fields(tg), " "), strings.Fields(deps), ok
+	}
+	wt, wd, okw := split(wh)
+	nt, nd, okn := split(nh)
+	if !okw || !okn || wt != nt || len(nd) <= len(wd) {
+		return now
+	}
+	// was's prerequisites in their order, the new ones anywhere.
+	k := 0
+	for _, d := range nd {
+		if k < len(wd) && d == wd[k] {
+			k++
+			continue
+		}
+		if slices.Contains(wd, d) {
+			return now
+		}
+		if _, had := ScriptBody(shellline.ScriptTarget{Tool: "make", Name: d}, wasFile); had {
+			return now
+		}
+	}
+	if k != len(wd) {
+		return now
+	}
+	return wh + "\n" + nrest
+}
+
+// dropReadIncludes drops the include lines whose files withIncludes read
+// into b: their text is judged line by line where it was appended (a
+// SHELL = /bin/true there is still a change), so the include line itself
+// is none (review 29 c10: the team's tracked common.mk newly included
+// was refused). An include of a file not read (absent, ignored, a
+// variable or glob in its name) stays.
+func dropReadIncludes(b []byte, dir string, got map[string]bool) []byte {
+	if b == nil {
+		return nil
+	}
+	lines := strings.SplitAfter(string(b), "\n")
+	out := make([]string, 0, len(lines))
+	for _, l := range lines {
+		m := makeIncludeRE.FindStringSubmatch(strings.TrimRight(l, "\r\n"))
+		if m == nil || strings.HasPrefix(l, "\t") {
+			out = append(out, l)
+			continue
+		}
+		read := true
+		for _, f := range strings.Fields(m[1]) {
+			p := path.Clean(path.Join(dir, f))
+			if strings.ContainsAny(f, "$*?[#") || !got[p] {
+				read = false
+				break
+			}
+		}
+		if !read {
+			out = append(out, l)
+		}
+	}
+	return []byte(strings.Join(out, ""))
 }

@@ -239,6 +239,16 @@ var lazy29Honest = []lazy29Row{
 		w.git("fetch", "-q", "origin", "main:main")
 		w.advWork()
 	}},
+	// Review 29 (c10): the branch rebased onto a local main that moved
+	// with the remote's commits.
+	{name: "local main fast-forwarded to origin's main, the branch rebased onto it", work: func(w *world) {
+		w.advWork()
+		w.person("main", "LICENSE", "MIT\n", "chore: license")
+		w.git("fetch", "-q", "origin", "main:main")
+		// The pull request's range starts at main's tip, as CI runs verify.
+		w.base = w.git("rev-parse", "origin/main")
+		w.gitOK("rebase", "-q", "main")
+	}},
 	{name: "a retrospective of real learning", end: func(w *world) advEnd {
 		return advEnd{afterGitOps: func() {
 			w.write(".agents/retrospective/2026-08-20.md", "# Retrospective\n\nPOSIX ${1:+ $1} keeps greet.sh portable without a bash-only test.\n")
@@ -298,5 +308,46 @@ func TestAdvLazy29CheckOutBranchHonest(t *testing.T) {
 	w.advWork()
 	if clean, said := w.advEndPhases(advEnd{}); !clean {
 		t.Errorf("an honest session under \"Check out a feature branch\" did not end clean\n%s", said)
+	}
+}
+
+// lazy29RemoteCommit pushes a person's commit to the main branch of the
+// bare repository remote.
+func lazy29RemoteCommit(w *world, remote string) {
+	other := filepath.Join(filepath.Dir(w.root), "person-"+filepath.Base(remote))
+	w.gitIn(filepath.Dir(w.root), "clone", "-q", remote, other)
+	if err := os.WriteFile(filepath.Join(other, "LICENSE"), []byte("MIT\n"), 0o644); err != nil {
+		w.t.Fatal(err)
+	}
+	w.gitIn(other, "add", "-A")
+	w.gitIn(other, "-c", "core.hooksPath=/dev/null", "commit", "-q", "-m", "chore: license")
+	w.gitIn(other, "push", "-q", "--no-verify", "origin", "main")
+}
+
+// TestAdvReview29ForkRebaseOpen: an honest fork whose local main is
+// pulled from upstream while origin/main lags, the branch rebased onto
+// it. not_default_branch no longer counts upstream's commit
+// (gitrepo.TestDefaultHolds), but GIT_OPERATIONS' no_hook_bypass still
+// takes it for the session's (it leaves out only what origin's default
+// holds): a false block left open (docs/security.md, Review 29 (c10)).
+// Skipped unless SESSIONGATE_PLAY_OPEN is set; it fails there until
+// no_hook_bypass is fixed, then moves to lazy29Honest.
+func TestAdvReview29ForkRebaseOpen(t *testing.T) {
+	t.Parallel()
+	r := lazy29Row{name: "a fork: local main pulled from upstream while origin/main lags, the branch rebased onto it", work: func(w *world) {
+		w.advWork()
+		up := filepath.Join(filepath.Dir(w.root), "upstream.git")
+		w.gitIn(filepath.Dir(w.root), "clone", "-q", "--bare", filepath.Join(filepath.Dir(w.root), "origin.git"), up)
+		lazy29RemoteCommit(w, up)
+		w.git("remote", "add", "upstream", up)
+		w.git("fetch", "-q", "upstream", "main:main")
+		w.base = w.git("rev-parse", "upstream/main")
+		w.gitOK("rebase", "-q", "main")
+	}}
+	if os.Getenv("SESSIONGATE_PLAY_OPEN") == "" {
+		t.Skip("open (a false block at GIT_OPERATIONS' no_hook_bypass, which advEndPhases fails on): set SESSIONGATE_PLAY_OPEN=1 to play it")
+	}
+	if clean, said := r.play(t, false); !clean {
+		t.Errorf("honest session not clean (a false block or FAIL): %s\n%s", r.name, said)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/sessiongate/sessiongate/gitrepo"
 	"github.com/sessiongate/sessiongate/shellline"
@@ -69,6 +70,14 @@ func recipeChangesAt(ctx context.Context, repo *gitrepo.Repo, base, tip string, 
 			}
 			for _, ch := range chs {
 				w := weakening{ch.Path(), ch.What()}
+				// A section's change is named by its section ("Makefile's
+				// "test" target"); the weakening belongs to the recipe file:
+				// the dead-test filter and the commit that made it are found
+				// by that path (a test line dropped with its deleted test and
+				// code was failed, TestFieldHonestGit).
+				if p := ch.Path(); p != rel && strings.HasPrefix(p, rel+"'s ") {
+					w = weakening{rel, ch.String()}
+				}
 				if ch.Weakens() {
 					j.weak = append(j.weak, w)
 				} else {

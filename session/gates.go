@@ -67,6 +67,11 @@ type gateEnv struct {
 	// atStart reads what the start recorded of the files git hides (the
 	// developer's flagged files, the exclude patterns); nil: none.
 	atStart func(ctx context.Context) (hidden map[string]string, excludes []string)
+	// tipsAtStart gives the branch and tag tips the start recorded,
+	// HEAD's own left out (nil: none recorded): not_default_branch leaves
+	// out what they held (a person's commit on local main before the
+	// session).
+	tipsAtStart func(ctx context.Context) []string
 	// environ is the clean environment of a command gate (gateEnviron),
 	// dropped what it left out; nil: gateenv.Clean's unbounded one.
 	environ, dropped []string

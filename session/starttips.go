@@ -138,3 +138,11 @@ func (e *Engine) TipsAtStart(ctx context.Context, id string) ([]string, error) {
 	}
 	return r.before(), nil
 }
+
+// tipsAtStartOf reads TipsAtStart for a gate (gateEnv.tipsAtStart).
+func (e *Engine) tipsAtStartOf(id string) func(ctx context.Context) []string {
+	return func(ctx context.Context) []string {
+		t, _ := e.TipsAtStart(ctx, id)
+		return t
+	}
+}

@@ -93,7 +93,9 @@ func TestRebaseOntoHooksOffMainLazy26(t *testing.T) {
 	if blocked == "" && w.out.complete && len(w.out.violations) == 0 && len(w.out.failedGates) == 0 {
 		t.Fatalf("route gets through: a hooks-off commit on main during the session, rebased onto, COMPLETE and clean: %+v", w.out)
 	}
-	if !strings.Contains(fmt.Sprint(w.out.violations, w.out.failedGates, blocked), "BYPASS") {
-		t.Errorf("want the hooks-off commit recorded as a BYPASS: stopped %q, outcome %+v", blocked, w.out)
+	// Since round 29 (c6) the end can stop first: the hooks-off commit,
+	// made during the session, is on the local default branch.
+	if got := fmt.Sprint(w.out.violations, w.out.failedGates, blocked); !strings.Contains(got, "BYPASS") && !strings.Contains(blocked, "the local default branch main holds") {
+		t.Errorf("want the hooks-off commit recorded as a BYPASS, or the end blocked by it on local main: stopped %q, outcome %+v", blocked, w.out)
 	}
 }

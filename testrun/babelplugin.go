@@ -3,7 +3,6 @@ package testrun
 import (
 	"bytes"
 	"encoding/json"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -120,38 +119,13 @@ var (
 )
 
 // jsTestStrings are the quoted strings of the work tree's JS test files
-// (one bounded walk, not into node_modules or .git).
+// (walkJSTestFiles).
 func jsTestStrings(root string) map[string]bool {
 	out := map[string]bool{}
-	n := 0
-	_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if n++; n > 50000 {
-			return filepath.SkipAll
-		}
-		if err != nil {
-			return nil
-		}
-		if d.IsDir() {
-			if d.Name() == "node_modules" || d.Name() == ".git" {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		rel, _ := filepath.Rel(root, p)
-		rel = filepath.ToSlash(rel)
-		if !testNamed(rel) || !JSModuleFile(rel) {
-			return nil
-		}
-		// A test file over 256 KiB, or one that is not a regular file,
-		// adds no strings (this only widens what a plugin is asked).
-		b, err := boundedread.File(p, 256<<10)
-		if err != nil {
-			return nil
-		}
+	walkJSTestFiles(root, func(_ string, b []byte) {
 		for _, m := range jsQuotedRE().FindAllStringSubmatch(string(b), -1) {
 			out[m[1]+m[2]+m[3]] = true
 		}
-		return nil
 	})
 	return out
 }

@@ -165,6 +165,31 @@ func JSModuleFile(p string) bool {
 // such file. One walk, bounded, not into node_modules or .git.
 func jsModulesUnderTest(root string) map[string]string {
 	out := map[string]string{}
+	walkJSTestFiles(root, func(rel string, b []byte) {
+		for _, m := range jsImportRE().FindAllStringSubmatch(string(b), -1) {
+			spec := m[1] + m[2]
+			if !strings.HasPrefix(spec, "./") && !strings.HasPrefix(spec, "../") {
+				continue
+			}
+			key := jsModuleKey(path.Dir(rel), spec)
+			for _, f := range jsWithExts(key) {
+				if name, ok := jsModuleName(f); ok {
+					if fi, err := os.Stat(filepath.Join(root, filepath.FromSlash(f))); err == nil && fi.Mode().IsRegular() {
+						out[name] = f
+						break
+					}
+				}
+			}
+		}
+	})
+	return out
+}
+
+// walkJSTestFiles calls fn with each JS test file of the work tree and
+// its text: one walk, bounded (50,000 entries), not into node_modules or
+// .git; a file over 256 KiB or not regular is left out (the callers only
+// widen what they ask with what they read).
+func walkJSTestFiles(root string, fn func(rel string, b []byte)) {
 	n := 0
 	_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if n++; n > 50000 {
@@ -184,28 +209,11 @@ func jsModulesUnderTest(root string) map[string]string {
 		if !testNamed(rel) || !JSModuleFile(rel) {
 			return nil
 		}
-		b, err := boundedread.File(p, boundedread.DefaultLimit)
-		if err != nil || len(b) > 256<<10 {
-			return nil
-		}
-		for _, m := range jsImportRE().FindAllStringSubmatch(string(b), -1) {
-			spec := m[1] + m[2]
-			if !strings.HasPrefix(spec, "./") && !strings.HasPrefix(spec, "../") {
-				continue
-			}
-			key := jsModuleKey(path.Dir(rel), spec)
-			for _, f := range jsWithExts(key) {
-				if name, ok := jsModuleName(f); ok {
-					if fi, err := os.Stat(filepath.Join(root, filepath.FromSlash(f))); err == nil && fi.Mode().IsRegular() {
-						out[name] = f
-						break
-					}
-				}
-			}
+		if b, err := boundedread.File(p, 256<<10); err == nil {
+			fn(rel, b)
 		}
 		return nil
 	})
-	return out
 }
 
 // Review 28 (c10): babel-jest, the real one, compiles every source file

@@ -141,8 +141,9 @@ func (r *Repo) upstreamDefault(ctx context.Context) string {
 // or commits made on main with a feature branch then reset onto them: lazy
 // pass 29). Nil when there is no local branch of that name or no history
 // in common. A person's fast-forward of main to the remote's adds nothing,
-// nor does a commit on main that HEAD holds only through a merge.
-func (r *Repo) DefaultHolds(ctx context.Context, name, since string) ([]session.CommitSubject, error) {
+// nor does a commit on main that HEAD holds only through a merge, nor one
+// the commits in notIn reach (the ref tips the session's start recorded).
+func (r *Repo) DefaultHolds(ctx context.Context, name, since string, notIn []string) ([]session.CommitSubject, error) {
 	if name == "" || since == "" || strings.HasPrefix(since, "-") || strings.HasPrefix(name, "-") {
 		return nil, nil
 	}
@@ -154,6 +155,11 @@ func (r *Repo) DefaultHolds(ctx context.Context, name, since string) ([]session.
 		return nil, nil // no history in common
 	}
 	rng := []string{strings.TrimSpace(string(mb)), "^" + since}
+	for _, t := range notIn {
+		if t != "" && !strings.HasPrefix(t, "-") {
+			rng = append(rng, "^"+t)
+		}
+	}
 	if up := r.upstreamDefault(ctx); up != "" {
 		rng = append(rng, "^"+up)
 	}

@@ -90,7 +90,57 @@ func TestDefaultHolds(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, err := r.DefaultHolds(context.Background(), "main", start)
+			got, err := r.DefaultHolds(context.Background(), "main", start, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got) != tc.want {
+				t.Errorf("DefaultHolds = %d commits %v, want %d", len(got), got, tc.want)
+			}
+		})
+	}
+}
+
+// TestDefaultHoldsNotIn: a person's unpushed commit on local main before
+// the session, the branch rebased onto it, is held by a tip the start
+// recorded (round 29's merged CI: TestRebaseOntoLocalMainAtStart26); the
+// session's own commits moved onto main are no tip's.
+func TestDefaultHoldsNotIn(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		landOnMain bool
+		notIn      bool
+		want       int
+	}{
+		{"person's commit on main, rebased onto, start tips given", false, true, 0},
+		{"person's commit on main, rebased onto, no start tips", false, false, 1},
+		{"lazy: then git branch -f main HEAD, start tips given", true, true, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			src := gittest.New(t, map[string]string{"README.md": "# x\n"})
+			origin := filepath.Join(t.TempDir(), "origin.git")
+			gittest.Git(t, filepath.Dir(origin), "clone", "-q", "--bare", src, origin)
+			dir := filepath.Join(t.TempDir(), "clone")
+			gittest.Git(t, filepath.Dir(dir), "clone", "-q", origin, dir)
+			gittest.Git(t, dir, "branch", "feat/x")
+			gittest.Commit(t, dir, "docs: person", map[string]string{"README.md": "# x\n\nmore\n"})
+			tips := []string{gittest.Git(t, dir, "rev-parse", "main")} // the start's record of main
+			gittest.Git(t, dir, "switch", "-q", "feat/x")
+			start := gittest.Git(t, dir, "rev-parse", "HEAD")
+			gittest.Commit(t, dir, "feat: a", map[string]string{"a.txt": "a\n"})
+			gittest.Git(t, dir, "rebase", "-q", "main")
+			if tc.landOnMain {
+				gittest.Git(t, dir, "branch", "-f", "main", "HEAD")
+			}
+			r, err := Open(context.Background(), dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var notIn []string
+			if tc.notIn {
+				notIn = tips
+			}
+			got, err := r.DefaultHolds(context.Background(), "main", start, notIn)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -117,29 +117,22 @@ func notDefaultBranch(ctx context.Context, env gateEnv) inferredcheck.Result {
 	if r.Status != inferredcheck.Pass || !ok || env.sess == nil || env.sess.StartCommit == "" {
 		return r
 	}
+	// What a ref held when the session started is not its work: a
+	// person's unpushed commit on local main that the branch was rebased
+	// onto (TestRebaseOntoLocalMainAtStart26,
+	// TestCodexHonestV3RebaseConflict26). A commit made later is no
+	// ancestor of a tip recorded earlier.
+	var tips []string
+	if env.tipsAtStart != nil {
+		tips = env.tipsAtStart(ctx)
+	}
 	for _, name := range []string{env.cfg.DefaultBranch, def} {
-		held, err := dh.DefaultHolds(ctx, name, env.sess.StartCommit)
+		held, err := dh.DefaultHolds(ctx, name, env.sess.StartCommit, tips)
 		if err != nil {
 			return inferredcheck.Result{Status: inferredcheck.Fail, Message: err.Error()}
 		}
 		// Another session's commits are that session's to answer for.
 		own := slices.DeleteFunc(held, func(c CommitSubject) bool { return c.SessionID != "" && c.SessionID != env.sess.ID })
-		// What a ref held when the session started is not its work: a
-		// person's unpushed commit on local main that the branch was
-		// rebased onto (TestRebaseOntoLocalMainAtStart26,
-		// TestCodexHonestV3RebaseConflict26). A commit made later is no
-		// ancestor of a tip recorded earlier.
-		if len(own) > 0 && env.tipsAtStart != nil {
-			tips := env.tipsAtStart(ctx)
-			own = slices.DeleteFunc(own, func(c CommitSubject) bool {
-				for _, t := range tips {
-					if in, err := env.repo.IsAncestor(ctx, c.SHA, t); err == nil && in {
-						return true
-					}
-				}
-				return false
-			})
-		}
 		if l := inferredcheck.LandedOnDefault(name, own); l.Status == inferredcheck.Fail {
 			return l
 		}
@@ -150,5 +143,5 @@ func notDefaultBranch(ctx context.Context, env gateEnv) inferredcheck.Result {
 // defaultHolder is a Repo that lists the session's commits a local default
 // branch holds (gitrepo.Repo).
 type defaultHolder interface {
-	DefaultHolds(ctx context.Context, name, since string) ([]CommitSubject, error)
+	DefaultHolds(ctx context.Context, name, since string, notIn []string) ([]CommitSubject, error)
 }

@@ -7,12 +7,14 @@ import (
 	"crypto/sha1"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"path"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/sessiongate/sessiongate/gitenv"
 	"github.com/sessiongate/sessiongate/internal/boundedread"
@@ -25,7 +27,9 @@ import (
 // hundred.
 const copyCandidates = 1000
 
-// copyMaxSize: larger files are compared only by their exact bytes.
+// copyMaxSize bounds the text compared, white space aside: a work-tree
+// file holding more is too large to judge (nearcopy.ErrTooLarge), an
+// earlier file larger than it is compared only by its exact bytes.
 const copyMaxSize = 1 << 20
 
 // StartCopy reports which file of commit since the work tree's file at rel
@@ -37,12 +41,19 @@ const copyMaxSize = 1 << 20
 // earlier session's file, or an edit that only moved whitespace. known is
 // text a file may quote without it being its writer's (the protocol):
 // its lines are set aside from both texts before the near-copy test, so
-// an earlier file padded with it is still a copy (nearcopy.Source).
+// an earlier file padded with it is still a copy (nearcopy.Source). A
+// file holding more than copyMaxSize bytes besides white space is not
+// judged: the error wraps nearcopy.ErrTooLarge, and the caller counts it
+// as no evidence.
 func (r *Repo) StartCopy(ctx context.Context, since, rel string, known ...string) (string, error) {
 	if since == "" || strings.HasPrefix(since, "-") {
 		return "", nil
 	}
 	body, err := boundedread.File(filepath.Join(r.root, filepath.FromSlash(rel)), boundedread.DefaultLimit)
+	if errors.Is(err, boundedread.ErrTooLarge) {
+		// Not read, so not compared: no evidence, rather than new work.
+		return "", fmt.Errorf("read %s: %w", rel, nearcopy.ErrTooLarge)
+	}
 	if err != nil {
 		return "", nil // absent, or a folder: nothing to compare
 	}
@@ -55,6 +66,12 @@ func (r *Repo) StartCopy(ctx context.Context, since, rel string, known ...string
 	// mark) is the same words.
 	dec := textfold.Decode(body)
 	norm := normalizeSpace(withoutMarkdownComments(rel, dec))
+	if len(dec) > copyMaxSize {
+		// Padded past the cap with white space (a copy of an earlier
+		// handoff and a megabyte of blank lines was never compared, round
+		// 30): compared on its text with each run of white space made one.
+		dec = squeezeSpace(dec)
+	}
 	var sameDir []string // object ids, in the order of names
 	var names []string
 	for _, ent := range bytes.Split(out, []byte{0}) {
@@ -69,10 +86,16 @@ func (r *Repo) StartCopy(ctx context.Context, since, rel string, known ...string
 		if f[2] == blobID(body, len(f[2])) {
 			return string(name), nil
 		}
-		if path.Dir(string(name)) == dir && len(sameDir) < copyCandidates && len(body) <= copyMaxSize {
+		if path.Dir(string(name)) == dir && len(sameDir) < copyCandidates {
 			sameDir = append(sameDir, f[2])
 			names = append(names, string(name))
 		}
+	}
+	if len(norm) > copyMaxSize {
+		// More text than is compared, white space aside: a file too large
+		// to judge is no evidence of new work (an earlier handoff followed
+		// by a megabyte of filler was, unread).
+		return "", fmt.Errorf("%s holds %d bytes besides white space, over the %d compared: %w", rel, len(norm), copyMaxSize, nearcopy.ErrTooLarge)
 	}
 	if len(sameDir) == 0 {
 		return "", nil
@@ -107,6 +130,35 @@ func blobID(b []byte, hexLen int) string {
 	io.WriteString(h, hdr)
 	h.Write(b)
 	return hex.EncodeToString(h.Sum(nil))
+}
+
+// squeezeSpace is b with each run of white space made one character: a
+// newline when the run holds one (two when it holds more, so paragraphs
+// stay apart), else a space. Lines and words stay as a reader sees them.
+func squeezeSpace(b []byte) []byte {
+	out := make([]byte, 0, min(len(b), 2*copyMaxSize))
+	for len(b) > 0 {
+		i := bytes.IndexFunc(b, unicode.IsSpace)
+		if i < 0 {
+			return append(out, b...)
+		}
+		out = append(out, b[:i]...)
+		b = b[i:]
+		j := bytes.IndexFunc(b, func(r rune) bool { return !unicode.IsSpace(r) })
+		if j < 0 {
+			j = len(b)
+		}
+		switch n := bytes.Count(b[:j], []byte{'\n'}); {
+		case n > 1:
+			out = append(out, '\n', '\n')
+		case n == 1:
+			out = append(out, '\n')
+		default:
+			out = append(out, ' ')
+		}
+		b = b[j:]
+	}
+	return out
 }
 
 // normalizeSpace is b with every run of white space made one space, and

@@ -2,12 +2,14 @@ package session
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"github.com/sessiongate/sessiongate/repopath"
 	"os"
 	"path"
 	"strings"
 
+	"github.com/sessiongate/sessiongate/internal/nearcopy"
 	"github.com/sessiongate/sessiongate/protocolspec"
 )
 
@@ -129,6 +131,9 @@ func startCopy(ctx context.Context, env gateEnv, rel string) (string, error) {
 	}
 	of, err := env.repo.StartCopy(ctx, env.sess.StartCommit, rel, known...)
 	switch {
+	case errors.Is(err, nearcopy.ErrTooLarge):
+		// Not compared, so not this session's work by this check.
+		return fmt.Sprintf("%s (not judged: %v)", rel, err), nil
 	case err != nil:
 		return "", err
 	case of == "":

@@ -2,12 +2,14 @@ package session
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"github.com/sessiongate/sessiongate/placeholder"
 	"github.com/sessiongate/sessiongate/repopath"
 	"slices"
 	"sync"
 
+	"github.com/sessiongate/sessiongate/internal/nearcopy"
 	"github.com/sessiongate/sessiongate/internal/textfold"
 	"github.com/sessiongate/sessiongate/protocolspec"
 )
@@ -58,6 +60,9 @@ func (e *Engine) writtenEvidence(ctx context.Context, s *Session, spec *protocol
 		}
 	}
 	of, err := repo.StartCopy(ctx, s.StartCommit, rel, e.protocolText(ctx, s)())
+	if errors.Is(err, nearcopy.ErrTooLarge) {
+		return refusedf("%s is not judged against the files of the start: %v: a file too large to compare is not evidence of this session's work; write this session's own", rel, err)
+	}
 	if err != nil {
 		return fmt.Errorf("compare %s with the start: %w", rel, err)
 	}

@@ -6,6 +6,7 @@
 package nearcopy
 
 import (
+	"errors"
 	"regexp"
 	"strings"
 	"sync"
@@ -34,6 +35,11 @@ const (
 	Contained = 0.8
 	Share     = 0.5
 )
+
+// ErrTooLarge says a file holds more text than a near-copy comparison
+// reads: it is not judged, so it is no evidence of new work (a copy padded
+// past the cap passed as new, round 30).
+var ErrTooLarge = errors.New("too large to compare with the earlier files")
 
 // minShingles: shorter texts are near copies only when their normalised
 // words are equal (a few shared words are no copy).

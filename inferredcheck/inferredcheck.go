@@ -10,12 +10,14 @@ package inferredcheck
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
 
 	"github.com/sessiongate/sessiongate/claimtext"
 	"github.com/sessiongate/sessiongate/committype"
+	"github.com/sessiongate/sessiongate/internal/boundedread"
 	"github.com/sessiongate/sessiongate/internal/shorten"
 	"github.com/sessiongate/sessiongate/placeholder"
 	"github.com/sessiongate/sessiongate/protocolspec"
@@ -176,19 +178,24 @@ func NoPlaceholders(root string, c protocolspec.Check, files Lister) Result {
 		if err != nil || !ok {
 			continue
 		}
-		b, err := placeholder.ReadHead(abs, placeholder.MaxScan)
+		sc, err := placeholder.ReadScanned(abs)
+		if errors.Is(err, boundedread.ErrTooLarge) {
+			// Not scanned whole: its placeholders may sit past what was
+			// read, so it is no evidence of a filled template (round 30).
+			return fail(fmt.Sprintf("%s is not scanned for placeholders (%v): a file that cannot be read whole is not evidence; write the handoff itself, without padding", f, err))
+		}
 		if err != nil {
 			return fail(fmt.Sprintf("read %s: %v", f, err))
 		}
-		if found, line := placeholder.Find(string(b), c.Placeholders); len(found) > 0 {
+		if found, line := placeholder.Find(sc.Text, c.Placeholders); len(found) > 0 {
 			more := ""
 			if len(found) > 1 {
 				more = fmt.Sprintf(" and %d more", len(found)-1)
 			}
-			return fail(fmt.Sprintf("%s:%d still holds the template placeholder %s%s: fill it in", f, line, found[0], more))
+			return fail(fmt.Sprintf("%s:%d still holds the template placeholder %s%s: fill it in", f, sc.Line(line), found[0], more))
 		}
-		if h, line := claimtext.FillerSection(string(b)); h != "" {
-			return fail(fmt.Sprintf("%s:%d: section %q holds only a filler (TODO, TBD, N/A, See above, ...), not what it asks for: fill it in (\"None\" or \"N/A: why\" answer a section that does not apply)", f, line, h))
+		if h, line := claimtext.FillerSection(sc.Text); h != "" {
+			return fail(fmt.Sprintf("%s:%d: section %q holds only a filler (TODO, TBD, N/A, See above, ...), not what it asks for: fill it in (\"None\" or \"N/A: why\" answer a section that does not apply)", f, sc.Line(line), h))
 		}
 	}
 	return Result{Status: Pass, Message: fmt.Sprintf("no template placeholder left in %s", strings.Join(matched, ", ")), Evidence: matched[0]}
@@ -208,12 +215,12 @@ func HasSection(root string, c protocolspec.Check, files Lister) Result {
 		if err != nil || !ok {
 			continue
 		}
-		b, err := placeholder.ReadHead(abs, placeholder.MaxScan)
+		sc, err := placeholder.ReadScanned(abs)
 		if err != nil {
 			return fail(fmt.Sprintf("read %s: %v", f, err))
 		}
 		found := false
-		for _, h := range protocolspec.Headings(b) {
+		for _, h := range protocolspec.Headings([]byte(sc.Text)) {
 			if strings.EqualFold(strings.TrimSpace(h), c.Section) {
 				found = true
 				break

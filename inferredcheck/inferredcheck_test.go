@@ -3,6 +3,7 @@ package inferredcheck
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -20,6 +21,13 @@ func TestFileChecks(t *testing.T) {
 		"notes/done.md":   "# Handoff\n\n## Status\n\nThe name argument is in.\n",
 		"notes/filler.md": "# Handoff\n\n## Status\n\nTBD\n",
 		"LICENSE":         "MIT\n",
+		// Round 30: the template's placeholder after 1 MiB+ of blank
+		// lines (past MaxScan), after a line of 1 MiB+ of spaces, and
+		// after a 1 MiB+ blob; the honest twin is filled, then padded.
+		"notes/padded.md":    "# Handoff\n\n## Status\n\nThe name argument is in.\n" + strings.Repeat("\n", 3<<19) + "## Next\n\n[what was completed]\n",
+		"notes/wide.md":      "# Handoff\n\n## Status\n\nThe name argument is in." + strings.Repeat(" ", 3<<19) + "[what was completed]\n",
+		"notes/blob.md":      "# Handoff\n\n## Status\n\nThe name argument is in.\n\n<!-- " + strings.Repeat("ab01", 3<<17) + " -->\n",
+		"notes/honestpad.md": "# Handoff\n\n## Status\n\nThe name argument is in.\n" + strings.Repeat("\n", 3<<19) + "## Next\n\nDocument it in the README.\n",
 	}
 	lit := []string{"[what was completed]"}
 	for _, tt := range []struct {
@@ -45,6 +53,21 @@ func TestFileChecks(t *testing.T) {
 		{"honest: filled", func(root string, f Lister) Result {
 			return NoPlaceholders(root, protocolspec.Check{Arg: "notes/*.md", Placeholders: lit}, f)
 		}, []string{"notes/done.md"}, nil, Pass, "no template placeholder left in notes/done.md"},
+		{"placeholder after 1.5 MiB of blank lines", func(root string, f Lister) Result {
+			return NoPlaceholders(root, protocolspec.Check{Arg: "notes/*.md", Placeholders: lit}, f)
+		}, []string{"notes/padded.md"}, nil, Fail, fmt.Sprintf("notes/padded.md:%d still holds the template placeholder [what was completed]", 8+3<<19)},
+		{"placeholder after 1.5 MiB of spaces", func(root string, f Lister) Result {
+			return NoPlaceholders(root, protocolspec.Check{Arg: "notes/*.md", Placeholders: lit}, f)
+		}, []string{"notes/wide.md"}, nil, Fail, "notes/wide.md:5 still holds the template placeholder [what was completed]"},
+		{"too large to scan after the padding is squeezed", func(root string, f Lister) Result {
+			return NoPlaceholders(root, protocolspec.Check{Arg: "notes/*.md", Placeholders: lit}, f)
+		}, []string{"notes/blob.md"}, nil, Fail, "notes/blob.md is not scanned for placeholders"},
+		{"honest: filled, then 1.5 MiB of blank lines", func(root string, f Lister) Result {
+			return NoPlaceholders(root, protocolspec.Check{Arg: "notes/*.md", Placeholders: lit}, f)
+		}, []string{"notes/honestpad.md"}, nil, Pass, "no template placeholder left in notes/honestpad.md"},
+		{"honest: a section after 1.5 MiB of blank lines", func(root string, f Lister) Result {
+			return HasSection(root, protocolspec.Check{Arg: "notes/*.md", Section: "next"}, f)
+		}, []string{"notes/honestpad.md"}, nil, Pass, `has the "next" section`},
 		{"no file of the glob changed", func(root string, f Lister) Result {
 			return NoPlaceholders(root, protocolspec.Check{Arg: "notes/*.md"}, f)
 		}, []string{"LICENSE", "notes/deleted.md"}, nil, Skipped, "no file matching notes/*.md"},

@@ -7,16 +7,19 @@
 package placeholder
 
 import (
-	"github.com/sessiongate/sessiongate/internal/boundedread"
-	"github.com/sessiongate/sessiongate/internal/textfold"
+	"fmt"
 	"io"
 	"regexp"
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/sessiongate/sessiongate/internal/boundedread"
+	"github.com/sessiongate/sessiongate/internal/textfold"
 )
 
-// MaxScan bounds how much of a file is read for placeholders.
+// MaxScan bounds how much of a file's text is scanned for placeholders,
+// white space padding squeezed (ReadScanned).
 const MaxScan = 1 << 20
 
 var bracePlaceholderRE = sync.OnceValue(func() *regexp.Regexp {
@@ -133,4 +136,100 @@ func ReadHead(path string, max int64) ([]byte, error) {
 		return nil, err
 	}
 	return textfold.Decode(b), nil
+}
+
+// Scanned is a file's text as the no_placeholders and has_section checks
+// read it: white space padding squeezed (ReadScanned), and the line of
+// the file each of its lines came from.
+type Scanned struct {
+	Text  string
+	lines []int
+}
+
+// Line is the file's line number of line n (1-based) of Text.
+func (s Scanned) Line(n int) int {
+	if n >= 1 && n <= len(s.lines) {
+		return s.lines[n-1]
+	}
+	return n
+}
+
+// ReadScanned reads the file at path whole (up to boundedread.DefaultLimit,
+// UTF-16 decoded as ReadHead does) with its white space padding squeezed:
+// blank lines (white space only) at most two in a row, and a run of more
+// than 16 spaces or tabs made 16. A template's placeholders put after a
+// megabyte of blank lines were past MaxScan and never read, so the file
+// counted as filled (round 30). A file whose squeezed text is still over
+// MaxScan, or over the read limit, is not scanned: the error wraps
+// boundedread.ErrTooLarge, and the caller counts the file as no evidence.
+func ReadScanned(path string) (Scanned, error) {
+	f, err := boundedread.Open(path)
+	if err != nil {
+		return Scanned{}, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, boundedread.DefaultLimit+1))
+	if err != nil {
+		return Scanned{}, err
+	}
+	if len(b) > boundedread.DefaultLimit {
+		return Scanned{}, fmt.Errorf("over %d bytes: %w", boundedread.DefaultLimit, boundedread.ErrTooLarge)
+	}
+	s := squeeze(string(textfold.Decode(b)))
+	if len(s.Text) > MaxScan {
+		return Scanned{}, fmt.Errorf("%d bytes besides white space padding, over the %d scanned: %w", len(s.Text), MaxScan, boundedread.ErrTooLarge)
+	}
+	return s, nil
+}
+
+// maxRun is the longest run of spaces and tabs squeeze keeps.
+const maxRun = 16
+
+func squeeze(text string) Scanned {
+	var out strings.Builder
+	var lines []int
+	blank, n := 0, 0
+	for l := range strings.Lines(text) {
+		n++
+		l = strings.TrimRight(l, "\r\n")
+		if strings.TrimSpace(l) == "" {
+			if blank++; blank > 2 {
+				continue
+			}
+			l = ""
+		} else {
+			blank = 0
+			l = squeezeRuns(strings.TrimRight(l, " \t"))
+		}
+		if out.Len()+len(l) > MaxScan+1 {
+			// Over the cap already: the caller refuses it; stop copying.
+			out.WriteString(l)
+			break
+		}
+		out.WriteString(l)
+		out.WriteByte('\n')
+		lines = append(lines, n)
+	}
+	return Scanned{Text: out.String(), lines: lines}
+}
+
+// squeezeRuns makes each run of more than maxRun spaces and tabs maxRun
+// spaces.
+func squeezeRuns(l string) string {
+	if !strings.Contains(l, strings.Repeat(" ", maxRun+1)) && !strings.Contains(l, "\t") {
+		return l
+	}
+	var b strings.Builder
+	run := 0
+	for _, r := range l {
+		if r == ' ' || r == '\t' {
+			if run++; run > maxRun {
+				continue
+			}
+		} else {
+			run = 0
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }

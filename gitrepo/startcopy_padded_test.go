@@ -27,7 +27,7 @@ func TestStartCopyPaddedOverCap(t *testing.T) {
 	const own = "# Handoff 2026-08-20-01\n\n## Done\n\nscripts/greet.sh takes an optional name; scripts/test.sh checks Ada and Bob.\n\n" +
 		"## Next\n\nDocument the name argument in the README, with the output for two names.\n"
 	copied := replaceID(earlier)
-	spaces := strings.Repeat(" ", 3<<19)  // 1.5 MiB
+	spaces := strings.Repeat(" ", 3<<19) // 1.5 MiB
 	blank := strings.Repeat("\n", 3<<19) // 1.5 MiB of blank lines
 	mid := strings.Replace(copied, "\n## Next", blank+"## Next", 1)
 	const was = ".agents/handoffs/2026-08-19-01.md"

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/sessiongate/sessiongate/internal/boundedread"
 	"github.com/sessiongate/sessiongate/quietlint"
@@ -40,10 +41,21 @@ func fileWideVerdict(ctx context.Context, repo Repo, s *Session, line string) (s
 	for _, f := range files {
 		p := filepath.Join(repo.Root(), filepath.FromSlash(f))
 		fi, err := os.Stat(p)
-		if err != nil || fi.IsDir() || fi.Mode().IsRegular() && fi.Size() > maxWideSize { // a folder: a submodule's commit
+		if err != nil || fi.IsDir() { // a folder: a submodule's commit
 			continue
 		}
-		now, err := boundedread.File(p, maxWideSize)
+		limit := int64(maxWideSize)
+		if fi.Mode().IsRegular() && fi.Size() > maxWideSize {
+			if !slices.ContainsFunc(progs, func(prog string) bool { return quietlint.Reads(prog, f) }) {
+				continue // a lock file or an image: no linter of the line reads it
+			}
+			// A source file the linter reads, padded past maxWideSize: its
+			// `# flake8: noqa` after a megabyte of blank lines turned every
+			// rule off unread (round 30). Read whole, up to the limit; over
+			// it, it is refused below and the run is no evidence.
+			limit = boundedread.DefaultLimit
+		}
+		now, err := boundedread.File(p, limit)
 		if boundedread.Refused(err) {
 			// A FIFO or device in the session's files: what the linter read
 			// is not what is judged here, so no lint run over it counts.

@@ -40,7 +40,10 @@ func FileWide(prog, file string, body []byte) string {
 	ext := strings.ToLower(path.Ext(file))
 	py := ext == ".py" || ext == ".pyi"
 	prev := ""
-	for _, l := range strings.Split(string(body), "\n") {
+	// Line by line without a slice of them: a file padded with a megabyte
+	// of blank lines is read whole (round 30).
+	for l := range strings.Lines(string(body)) {
+		l = strings.TrimSuffix(l, "\n")
 		t := strings.ToLower(strings.TrimSpace(l))
 		c := comment(t, "#")
 		switch {
@@ -67,6 +70,28 @@ func FileWide(prog, file string, body []byte) string {
 		}
 	}
 	return ""
+}
+
+// Reads reports whether prog lints file, by its name as FileWide judges
+// it: flake8, ruff and pylint Python files, shellcheck shell scripts,
+// golangci-lint Go files, eslint JavaScript and TypeScript. A large file
+// none of a line's linters reads (a lock file, an image) need not be read
+// for their comments.
+func Reads(prog, file string) bool {
+	switch ext := strings.ToLower(path.Ext(file)); prog {
+	case "flake8", "ruff", "pylint":
+		return ext == ".py" || ext == ".pyi"
+	case "shellcheck":
+		return ext == ".sh" || ext == ".bash" || ext == ""
+	case "golangci-lint":
+		return ext == ".go"
+	case "eslint":
+		switch ext {
+		case ".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx", ".vue", ".svelte", ".astro", ".html":
+			return true
+		}
+	}
+	return false
 }
 
 // comment is the text after the first marker on a line ("" when none).

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -53,6 +54,14 @@ func TestObservedLintUnderFileWideSuppression(t *testing.T) {
 		{"honest: a file deleted, an unrelated generated file added", "flake8 src", nil, map[string]string{"src/gen_pb2.py": "# flake8: noqa\nDESCRIPTOR = 1\nX = 2\nY = 3\n", "src/a.py": ""}, true},
 		{"honest: the team's file renamed with its noqa", "flake8 src", map[string]string{"src/b.py": "# flake8: noqa\nX=1\n"}, map[string]string{"src/c.py": "# flake8: noqa\nX=1\n", "src/b.py": ""}, true},
 		{"honest: a file renamed, no comment", "flake8 src", nil, map[string]string{"src/util.py": "import os\n\n\ndef f():\n    return os.sep\n", "src/a.py": ""}, true},
+		// Round 30 (c1): the comment placed past the 1 MiB the check read,
+		// after a megabyte and a half of blank lines (flake8 honours it on
+		// any line). Honest twins: the team's file padded the same way with
+		// no comment, and a large data file that no linter of the line reads.
+		{"padded: flake8: noqa after 1.5 MiB of blank lines", "flake8 src", nil, map[string]string{"src/a.py": team["src/a.py"] + strings.Repeat("\n", 3<<19) + "# flake8: noqa\nx=1\n"}, false},
+		{"padded: eslint-disable after 1.5 MiB of blank lines", "npx eslint src", nil, map[string]string{"src/a.js": team["src/a.js"] + strings.Repeat("\n", 3<<19) + "/* eslint-disable */\nexport const g = () => undefinedFn();\n"}, false},
+		{"honest: padded with blank lines, no comment", "flake8 src", nil, map[string]string{"src/a.py": team["src/a.py"] + strings.Repeat("\n", 3<<19)}, true},
+		{"honest: a large data file with the words in it", "flake8 src", map[string]string{"src/data.txt": "x\n"}, map[string]string{"src/data.txt": strings.Repeat("\n", 3<<19) + "# flake8: noqa\n"}, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Setenv("HOME", t.TempDir())

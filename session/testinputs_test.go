@@ -64,6 +64,13 @@ func TestQATestInputsChanged(t *testing.T) {
 			during: map[string]string{"scripts/test": "#!/bin/bash\ngo test -run TestA ./...\n"}, line: "bash scripts/test"},
 		// Route 3: a helper the script sources.
 		{name: "sh tests/check.sh: the sourced helper's check redefined", start: sourced, during: map[string]string{"tests/lib.sh": "check() { true; }\n"}, line: "sh tests/check.sh"},
+		// Round 30 (c1): the runner line commented out or made a no-op.
+		// Held on main already (regression rows); the Makefile recipe line
+		// so changed is refused as "runs no test" (WeakScript).
+		{name: "make test: the script's pytest made a comment", start: pyScript, during: map[string]string{"scripts/t.sh": "#!/bin/sh\nset -e\n# pytest\n"}, line: "make test"},
+		{name: "make test: the script's pytest made a no-op", start: pyScript, during: map[string]string{"scripts/t.sh": "#!/bin/sh\nset -e\n: pytest\n"}, line: "make test"},
+		{name: "./run-tests.sh: pytest made a comment", start: runTests, during: map[string]string{"run-tests.sh": "#!/bin/sh\n# pytest\n"}, line: "./run-tests.sh"},
+		{name: "./run-tests.sh: pytest made a no-op", start: runTests, during: map[string]string{"run-tests.sh": "#!/bin/sh\n: pytest\n"}, line: "./run-tests.sh"},
 		// Honest: unchanged, or only new checks.
 		{name: "make test: the script's go test gains -race", start: goScript, during: map[string]string{"scripts/t.sh": "#!/bin/sh\nset -e\ngo test -race ./...\n"}, line: "make test", counts: true, noted: true},
 		{name: "make test: a helper's test line gains -v", start: helperScript, during: map[string]string{"scripts/t.sh": "#!/bin/sh\nrun() { \"$@\"; }\nrun pytest -v\n"}, line: "make test", counts: true, noted: true},

@@ -193,7 +193,15 @@ func (w *world) exec(dir string, stdin string, name string, args ...string) resu
 	t0 := time.Now()
 	err := cmd.Run()
 	if os.Getenv("COMPLIANCE_TRACE") != "" {
-		w.t.Logf("TRACE %6.0fms %s %s", float64(time.Since(t0).Microseconds())/1000, filepath.Base(name), oneLine(strings.Join(args, " "), 80))
+		// Wall, then CPU (user+sys of the process and the children it
+		// waited for: a gate's command, a hook's git): on a loaded
+		// machine the wall is the load's, the CPU is the command's.
+		var cpu time.Duration
+		if ps := cmd.ProcessState; ps != nil {
+			cpu = ps.UserTime() + ps.SystemTime()
+		}
+		w.t.Logf("TRACE %6.0fms %6.0fms-cpu %s %s", float64(time.Since(t0).Microseconds())/1000, float64(cpu.Microseconds())/1000,
+			filepath.Base(name), oneLine(strings.Join(args, " "), 80))
 	}
 	res := result{out: stdout.String(), err: stderr.String()}
 	if err != nil {

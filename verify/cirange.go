@@ -136,6 +136,9 @@ func ChooseRange(ctx context.Context, repo *gitrepo.Repo, getenv func(string) st
 			return rg, err
 		}
 	case getenv("GITLAB_CI") == "true":
+		if err := checkGitLabVars(ctx, repo, getenv); err != nil {
+			return nil, err
+		}
 		rg, err := gitlabRange(ctx, repo, getenv)
 		if rg != nil || err != nil {
 			return rg, err
@@ -265,7 +268,11 @@ func gitlabRange(ctx context.Context, repo *gitrepo.Repo, getenv func(string) st
 	}
 	// As a GitHub push to a branch: the whole branch (githubRange).
 	if br, def := getenv("CI_COMMIT_BRANCH"), getenv("CI_DEFAULT_BRANCH"); br != "" && def != "" && br != def {
-		return newBranchRange(ctx, repo, head, br, def, "GitLab push pipeline for "+br+" (every commit of the branch, not only CI_COMMIT_BEFORE_SHA..CI_COMMIT_SHA: a later push does not make an earlier one's unchecked commit pass)")
+		rg, err := newBranchRange(ctx, repo, head, br, def, "GitLab push pipeline for "+br+" (every commit of the branch, not only CI_COMMIT_BEFORE_SHA..CI_COMMIT_SHA: a later push does not make an earlier one's unchecked commit pass)")
+		if err != nil {
+			return nil, err
+		}
+		return onDefaultIsTip(ctx, repo, rg, def), nil
 	}
 	rg := span(before, head, "GitLab push pipeline: CI_COMMIT_BEFORE_SHA..CI_COMMIT_SHA")
 	rg.Branch, rg.DefaultBranch = getenv("CI_COMMIT_BRANCH"), getenv("CI_DEFAULT_BRANCH")

@@ -7,6 +7,10 @@ package filevalue
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"time"
@@ -42,10 +46,17 @@ func In(root, dir string, names []string, lines []string) []string {
 			p = filepath.Join(dir, filepath.FromSlash(p))
 		}
 		fi, err := os.Stat(p)
+		if errors.Is(err, fs.ErrNotExist) {
+			return "", false
+		}
 		if err != nil || !fi.Mode().IsRegular() || fi.Size() > MaxFile {
+			unread(p, fi, err)
 			return "", false
 		}
 		b, err := boundedread.File(p, boundedread.DefaultLimit)
+		if err != nil {
+			unread(p, fi, err)
+		}
 		return string(b), err == nil
 	}
 	src := shellline.Sources{Read: read, Names: names}
@@ -69,4 +80,22 @@ func In(root, dir string, names []string, lines []string) []string {
 		inner = append(inner, shellline.FileValueLinesFrom(l, src)...)
 	}
 	return inner
+}
+
+// unread logs a file a line takes its values from that is there but was
+// not read (a folder, a link loop, over MaxFile): the line's commands are
+// then judged without the file's values, and the log says so rather than
+// the skip passing unseen. The protected files a line could reach this
+// way are still caught at every gate (PROTECTED_CHANGE).
+func unread(p string, fi fs.FileInfo, err error) {
+	why := ""
+	switch {
+	case err != nil:
+		why = err.Error()
+	case !fi.Mode().IsRegular():
+		why = "not a regular file (" + fi.Mode().Type().String() + ")"
+	default:
+		why = fmt.Sprintf("%d bytes, over the %d read for a line's values", fi.Size(), MaxFile)
+	}
+	slog.Warn("a file a shell line takes its values from was not read: the line is judged without them", "path", p, "why", why)
 }

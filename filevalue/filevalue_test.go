@@ -1,6 +1,8 @@
 package filevalue_test
 
 import (
+	"bytes"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -41,6 +43,45 @@ func TestLines(t *testing.T) {
 		got := strings.Join(filevalue.Lines(dir, []string{c.line}), "\n")
 		if c.want == "" && got != "" || c.want != "" && !strings.Contains(got, c.want) {
 			t.Errorf("Lines(%q) = %q, want %q", c.line, got, c.want)
+		}
+	}
+}
+
+// TestLinesUnreadLogged: a file a line takes its values from that is there
+// but not read (past MaxFile, a folder, a link loop) is logged with its
+// path, never skipped unseen; a missing file and a file read are not.
+func TestLinesUnreadLogged(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "names.txt"), []byte("SESSION-PROTOCOL.md\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// Padded past MaxFile, the protected name last: read, it would be judged.
+	if err := os.WriteFile(filepath.Join(dir, "big.txt"), []byte(strings.Repeat("\n", filevalue.MaxFile)+"SESSION-PROTOCOL.md\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(dir, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	loop := os.Symlink("loop.txt", filepath.Join(dir, "loop.txt")) == nil
+	var buf bytes.Buffer
+	prev := slog.Default()
+	slog.SetDefault(slog.New(slog.NewTextHandler(&buf, nil)))
+	t.Cleanup(func() { slog.SetDefault(prev) })
+	for _, c := range []struct {
+		file   string
+		logged bool
+	}{
+		{"names.txt", false},
+		{"missing.txt", false},
+		{"big.txt", true},
+		{"sub", true},
+		{"loop.txt", loop},
+	} {
+		buf.Reset()
+		filevalue.Lines(dir, []string{`X=$(cat ` + c.file + `); rm "$X"`})
+		got := buf.String()
+		if c.logged != (strings.Contains(got, "was not read") && strings.Contains(got, c.file)) {
+			t.Errorf("%s: logged %q, want a warning naming it: %v", c.file, got, c.logged)
 		}
 	}
 }

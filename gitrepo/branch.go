@@ -61,6 +61,14 @@ func (r *Repo) CommitSubjects(ctx context.Context, since string) ([]session.Comm
 	// On the default branch itself its pushed commits are the session's.
 	if up := r.upstreamDefault(ctx); up != "" && strings.TrimPrefix(up, "refs/remotes/origin/") != strings.TrimPrefix(branch, "refs/heads/") {
 		rng = append(rng, "^"+up)
+		// Any remote's branch of the default's name holds that remote's
+		// commits, as DefaultHolds reads it: a fork's main pulled from
+		// upstream while origin/main lags, the branch rebased onto it,
+		// put upstream's commits on the first-parent line and
+		// no_hook_bypass took them for the session's (review 29 c10's
+		// open row, TestCommitSubjectsFork). A pushed feature branch
+		// (origin/feat/x) still counts.
+		rng = append(rng, "--not", "--glob=refs/remotes/*/"+strings.TrimPrefix(up, "refs/remotes/origin/"), "--not")
 	}
 	// Every commit since, not only the first-parent line: a side branch
 	// merged with --no-ff holds the session's commits too (the caller

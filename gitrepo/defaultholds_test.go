@@ -3,6 +3,7 @@ package gitrepo
 import (
 	"context"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/sessiongate/sessiongate/internal/gittest"
@@ -146,6 +147,63 @@ func TestDefaultHoldsNotIn(t *testing.T) {
 			}
 			if len(got) != tc.want {
 				t.Errorf("DefaultHolds = %d commits %v, want %d", len(got), got, tc.want)
+			}
+		})
+	}
+}
+
+// TestCommitSubjectsFork: the commits a session's commit checks judge
+// (no_hook_bypass, commit_messages) leave out what any remote's branch of
+// the default's name holds: a fork's main pulled from upstream while
+// origin/main lags, the branch rebased onto it, listed upstream's commit
+// as the session's (review 29 c10's open row, TestAdvReview29ForkRebase).
+// The session's own commits, pushed to a feature branch of origin, stay.
+func TestCommitSubjectsFork(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		move func(t *testing.T, dir, origin string)
+		want []string
+	}{
+		{"honest: a fork: main pulled from upstream (origin/main behind), the branch rebased onto it", func(t *testing.T, dir, origin string) {
+			up := filepath.Join(t.TempDir(), "upstream.git")
+			gittest.Git(t, filepath.Dir(up), "clone", "-q", "--bare", origin, up)
+			other := filepath.Join(t.TempDir(), "maintainer")
+			gittest.Git(t, filepath.Dir(other), "clone", "-q", up, other)
+			gittest.Commit(t, other, "chore: license", map[string]string{"LICENSE": "MIT\n"})
+			gittest.Git(t, other, "push", "-q", "origin", "main")
+			gittest.Git(t, dir, "remote", "add", "upstream", up)
+			gittest.Git(t, dir, "fetch", "-q", "upstream", "main:main")
+			gittest.Git(t, dir, "rebase", "-q", "main")
+		}, []string{"feat: a", "feat: b"}},
+		{"lazy twin: the branch pushed to origin's feat/x", func(t *testing.T, dir, _ string) {
+			gittest.Git(t, dir, "push", "-q", "origin", "feat/x")
+		}, []string{"feat: a", "feat: b"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			src := gittest.New(t, map[string]string{"README.md": "# x\n"})
+			origin := filepath.Join(t.TempDir(), "origin.git")
+			gittest.Git(t, filepath.Dir(origin), "clone", "-q", "--bare", src, origin)
+			dir := filepath.Join(t.TempDir(), "clone")
+			gittest.Git(t, filepath.Dir(dir), "clone", "-q", origin, dir)
+			start := gittest.Git(t, dir, "rev-parse", "HEAD")
+			gittest.Git(t, dir, "switch", "-q", "-c", "feat/x")
+			gittest.Commit(t, dir, "feat: a", map[string]string{"a.txt": "a\n"})
+			gittest.Commit(t, dir, "feat: b", map[string]string{"b.txt": "b\n"})
+			tc.move(t, dir, origin)
+			r, err := Open(context.Background(), dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := r.CommitSubjects(context.Background(), start)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var subjects []string
+			for _, c := range got {
+				subjects = append(subjects, c.Subject)
+			}
+			if !slices.Equal(subjects, tc.want) {
+				t.Errorf("CommitSubjects = %q, want %q", subjects, tc.want)
 			}
 		})
 	}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
+	"log/slog"
 	"os"
 	"os/exec"
 	"path"
@@ -108,13 +110,22 @@ const maxExcludeLines = 1024
 
 // ExcludeLines lists the patterns the per-clone and per-user exclude files
 // hold now (ExcludedSince's atStart); an empty, non-nil list when none,
-// nil when over maxExcludeLines.
+// nil when over maxExcludeLines or when an exclude file is there but could
+// not be read (over boundedread's limit, a directory, a link loop, no
+// permission), logged: ExcludedSince then asks git which pattern hides
+// each file. Skipping such a file read no new line, so a line appended to
+// a .git/info/exclude padded past the limit (git reads it whole) hid the
+// session's new file.
 func (r *Repo) ExcludeLines(ctx context.Context) []string {
 	out := []string{}
 	for _, p := range r.excludeFiles(ctx) {
 		b, err := boundedread.File(p, boundedread.DefaultLimit)
-		if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
 			continue
+		}
+		if err != nil {
+			slog.Warn("could not read a git exclude file: its patterns are judged through git check-ignore", "path", p, "err", err)
+			return nil
 		}
 		for _, l := range strings.Split(string(b), "\n") {
 			if l = strings.TrimSpace(l); l == "" || strings.HasPrefix(l, "#") || slices.Contains(out, l) {

@@ -324,15 +324,14 @@ func lazy29RemoteCommit(w *world, remote string) {
 	w.gitIn(other, "push", "-q", "--no-verify", "origin", "main")
 }
 
-// TestAdvReview29ForkRebaseOpen: an honest fork whose local main is
-// pulled from upstream while origin/main lags, the branch rebased onto
-// it. not_default_branch no longer counts upstream's commit
-// (gitrepo.TestDefaultHolds), but GIT_OPERATIONS' no_hook_bypass still
-// takes it for the session's (it leaves out only what origin's default
-// holds): a false block left open (docs/security.md, Review 29 (c10)).
-// Skipped unless SESSIONGATE_PLAY_OPEN is set; it fails there until
-// no_hook_bypass is fixed, then moves to lazy29Honest.
-func TestAdvReview29ForkRebaseOpen(t *testing.T) {
+// TestAdvReview29ForkRebase: an honest fork whose local main is pulled
+// from upstream while origin/main lags, the branch rebased onto it.
+// not_default_branch no longer counts upstream's commit
+// (gitrepo.TestDefaultHolds), and GIT_OPERATIONS' no_hook_bypass took it
+// for the session's until the commit listing it shares left out what any
+// remote's default-named branch holds (gitrepo.TestCommitSubjectsFork;
+// review 29 c10's open row, played before with SESSIONGATE_PLAY_OPEN=1).
+func TestAdvReview29ForkRebase(t *testing.T) {
 	t.Parallel()
 	r := lazy29Row{name: "a fork: local main pulled from upstream while origin/main lags, the branch rebased onto it", work: func(w *world) {
 		w.advWork()
@@ -344,9 +343,6 @@ func TestAdvReview29ForkRebaseOpen(t *testing.T) {
 		w.base = w.git("rev-parse", "upstream/main")
 		w.gitOK("rebase", "-q", "main")
 	}}
-	if os.Getenv("SESSIONGATE_PLAY_OPEN") == "" {
-		t.Skip("open (a false block at GIT_OPERATIONS' no_hook_bypass, which advEndPhases fails on): set SESSIONGATE_PLAY_OPEN=1 to play it")
-	}
 	if clean, said := r.play(t, false); !clean {
 		t.Errorf("honest session not clean (a false block or FAIL): %s\n%s", r.name, said)
 	}

@@ -12,7 +12,9 @@ import (
 // is noted (the gate refused both before: a changed line).
 func TestConfigChange(t *testing.T) {
 	const jest = "module.exports = {\n  testEnvironment: 'node',\n  testTimeout: 5000,\n}\n"
-	with := func(l string) string { return "module.exports = {\n  testEnvironment: 'node',\n  testTimeout: 5000,\n" + l + "}\n" }
+	with := func(l string) string {
+		return "module.exports = {\n  testEnvironment: 'node',\n  testTimeout: 5000,\n" + l + "}\n"
+	}
 	for _, c := range []struct {
 		name, path, section string
 		was, now            string

@@ -517,10 +517,18 @@ func InputChanges(ctx context.Context, repo Repo, start, line string, direct boo
 			}
 			continue
 		}
-		if f.section != "" {
-			// A target, a variable, a config section: verify's rerun guard
-			// judges them with the same function (SectionChange).
-			if ch, ok := SectionChange(f.path, f.section, a, b, errNow != nil, false, dead, isCode, workTreeReader(repo.Root())); ok {
+		if f.section != "" || isConfig(f.path) {
+			// A target, a variable, a runner config or its section:
+			// verify's rerun guard judges them with the same function
+			// (ConfigChange, runnerconfig.go).
+			var wasB, nowB []byte
+			if was != nil {
+				wasB = []byte(moved.rename(string(was)))
+			}
+			if errNow == nil {
+				nowB = now
+			}
+			if ch, ok := ConfigChange(f.path, f.section, wasB, nowB, dead, isCode, workTreeReader(repo.Root())); ok {
 				out = append(out, ch)
 			}
 			continue
@@ -537,13 +545,7 @@ func InputChanges(ctx context.Context, repo Repo, start, line string, direct boo
 				came[string(now)] = append(came[string(now)], len(out))
 			}
 		}
-		if was == nil && isWorkspaceFile(f.path) {
-			// Without one vitest runs the folder's own tests; with one,
-			// only the projects it lists (a stub folder instead).
-			out = append(out, InputChange{what, "added in this session: vitest then runs only the projects it lists", true})
-			continue
-		}
-		ch := compareInput(what, a, b, was == nil && !isConfig(f.path) && !f.setup, errNow != nil, f.net, dead, isCode, workTreeReader(repo.Root()))
+		ch := compareInput(what, a, b, was == nil && !f.setup, errNow != nil, f.net, dead, isCode, workTreeReader(repo.Root()))
 		if !ch.weakens && isShellScript(f.path, b) && popsBeforeLaterTests(line, f.path, a, b) {
 			ch = InputChange{what, "it now pops a stash after its tests, and the command line runs tests after the script: with a clean tree the pop applies an older stash, which those tests read", true}
 		}

@@ -257,17 +257,15 @@ func jsBabelPlugins(ctx context.Context, repo Repo, start string) []InputChange 
 					continue
 				}
 				seen[cand] = true
-				if len(now) > 256<<10 || !babelRewritesRE().Match(now) {
-					break
+				// verify's rerun guard judges the plugin with the same
+				// function, from git objects (runnerconfig.go).
+				was, err := repo.ReadAt(ctx, start, cand)
+				if err != nil {
+					was = nil
 				}
-				if was, err := repo.ReadAt(ctx, start, cand); err == nil && string(was) == string(now) {
-					break // the team's plugin, as it was
+				if ch, ok := BabelPluginChange(n, cand, was, now, testStrings); ok {
+					out = append(out, ch)
 				}
-				why := babelPluginStandIn(string(now), testStrings)
-				if why == "" {
-					break // it respells syntax, not answers (babelplugin.go)
-				}
-				out = append(out, InputChange{cand, fmt.Sprintf("a Babel plugin %s names, changed in this session, that rewrites code (%s): babel-jest compiles the code under test through it, so the tests may run its output, not the project's code", n, why), true})
 				break
 			}
 		}

@@ -108,6 +108,7 @@ type agreeRow struct {
 	ownRecipe  bool // the test target's own recipe changed (an agent's own run is refused for it)
 	limit      bool // an honest change both refuse (a known false block, the same at both ends)
 	ignored    []string
+	broken     map[string]string // the broken code of a lazy row (nil: greet.txt or greet.py says "helo")
 }
 
 // gateVerifyRow plays c: the real runner on the changed tree, the gate's
@@ -130,6 +131,9 @@ func gateVerifyRow(t *testing.T, c agreeRow) {
 	broken := map[string]string{"greet.txt": "helo world\n"}
 	if _, ok := base["greet.py"]; ok {
 		broken = map[string]string{"greet.py": "def greet():\n    return 'helo'\n"}
+	}
+	if c.broken != nil {
+		broken = c.broken
 	}
 	if c.lazy {
 		for k, v := range broken {
@@ -236,6 +240,12 @@ func TestGateVerifyAgreeRunInputs(t *testing.T) {
 		// block the two share (left open).
 		{name: "limit: pytest's --runslow conftest", cmd: "pytest -q", base: py, limit: true,
 			work: map[string]string{"conftest.py": "import pytest\n\n\ndef pytest_addoption(parser):\n    parser.addoption('--runslow', action='store_true', default=False)\n\n\ndef pytest_collection_modifyitems(config, items):\n    if config.getoption('--runslow'):\n        return\n    skip_slow = pytest.mark.skip(reason='need --runslow')\n    for item in items:\n        if 'slow' in item.keywords:\n            item.add_marker(skip_slow)\n"}},
+		// Round 30 (c2): pytest run by a make recipe; verify named the
+		// runner only by the command's own program, so pytest.ini was
+		// not read.
+		{name: "lazy: make test runs pytest, a new pytest.ini deselects the broken test", cmd: "make test",
+			base: with3(py, "Makefile", "test:\n\tpytest -q\n", "test_pad.py", "def test_pad():\n    assert ' a' == ' ' + 'a'\n"),
+			work: map[string]string{"pytest.ini": "[pytest]\naddopts = -k \"not greet\"\n"}, lazy: true},
 		{name: "honest: a fixture in a new conftest", cmd: "pytest -q", base: py,
 			work: map[string]string{"conftest.py": "import pytest\n\n\n@pytest.fixture\ndef name():\n    return 'world'\n"}},
 	} {

@@ -194,6 +194,18 @@ func (t *protocolTrust) rerunGuard(ctx context.Context, rep *Report, index map[s
 			}
 		}
 	}
+	// The runners the commands run through a recipe, an npm script or a
+	// launcher (`make test` running pytest, `uv run pytest`, `npm test`
+	// running jest), as the gate reads them (round 30, c2): toolsOf sees
+	// only each command's own program.
+	fams, famDirs, err := runnerFamilies(ctx, t.repo, bl.Rev, tip, cmds)
+	if err != nil {
+		return err
+	}
+	if slices.Contains(fams, "pytest") && !slices.Contains(tools, "pytest") {
+		tools = append(tools, "pytest")
+		specs = append(specs, toolConfigs["pytest"]...)
+	}
 	patch, status, err := t.repo.DiffZero(ctx, bl.Rev, tip, specs)
 	if err != nil {
 		return err
@@ -313,6 +325,13 @@ func (t *protocolTrust) rerunGuard(ctx context.Context, rep *Report, index map[s
 			found = append(found, weakening{ch.Path(), ch.What()})
 		}
 	}
+	// A JS runner's config, setup files and Babel plugins: the QA gate's
+	// own judgement (jsconfigs.go), the base against the tip.
+	jsw, err := jsConfigWeakenings(ctx, t.repo, bl.Rev, tip, fams, famDirs)
+	if err != nil {
+		return err
+	}
+	found = append(found, jsw...)
 	for _, w := range patchWeakenings(patch) {
 		if !links[w.path] {
 			found = append(found, w)

@@ -224,4 +224,3 @@ func (r *Repo) DefaultHolds(ctx context.Context, name, since string, notIn []str
 	}
 	return out, nil
 }
-

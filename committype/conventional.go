@@ -3,6 +3,7 @@ package committype
 import (
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"unicode"
@@ -95,6 +96,10 @@ func Unconventional(s string, types []string) string {
 			// "fix: ." passed the header's regexp (lazy pass 29): the
 			// description must say something, if only one word.
 			return "the description holds no word"
+		case fillerOnly(description(s, m)):
+			// "feat: x", "chore: wip", "feat: update" (lazy pass 29,
+			// round 30): a header around a word that says nothing.
+			return "the description says nothing (" + strconv.Quote(strings.TrimSpace(description(s, m))) + "): name what changed"
 		}
 		return ""
 	}
@@ -115,4 +120,40 @@ func cutAny(s string, prefixes ...string) (string, bool) {
 		}
 	}
 	return s, false
+}
+
+// fillers are the words a lazy description is made of: a placeholder
+// letter, "wip", "update", "changes", "stuff". A description all of whose
+// words are fillers ("feat: x", "chore: wip", "fix: minor changes") names
+// nothing that changed. Measured on the real team's history
+// (rjmurillo/ai-agents, 2,624 commits, all but the merges conventional):
+// no description is shorter than three words, and none is fillers only
+// (TestFillerRealSubjects reads a history when SESSIONGATE_GIT_LOG names
+// one). One word that is not a filler ("fix: typo", "style: gofmt",
+// "chore(release): 1.2.3") passes.
+var fillers = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`wip update updates updated updating change changes changed stuff
+		fix fixes fixed fixing misc minor small tmp temp todo tbd asdf foo bar baz qwerty test
+		things thing work works save commit commits edit edits tweak tweaks more some various
+		done it this that code files file cleanup again new`) {
+		m[w] = true
+	}
+	return m
+})
+
+// fillerOnly reports whether every word of the description d (runs of
+// letters and digits, lower-cased) is a filler or a single Latin letter
+// (one CJK character can be a word).
+func fillerOnly(d string) bool {
+	words := strings.FieldsFunc(strings.ToLower(d), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+	if len(words) == 0 {
+		return false // no word at all: the caller's "holds no word"
+	}
+	for _, w := range words {
+		if r := []rune(w); !fillers()[w] && (len(r) != 1 || !unicode.Is(unicode.Latin, r[0])) {
+			return false
+		}
+	}
+	return true
 }

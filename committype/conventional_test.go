@@ -1,6 +1,9 @@
 package committype
 
 import (
+	"bufio"
+	"os"
+	"os/exec"
 	"strings"
 	"testing"
 
@@ -20,8 +23,8 @@ func TestConventionalSubject(t *testing.T) {
 		{"wip", false},
 		{"fixup! feat(scripts): greet takes a name", true},
 		{"squash! docs: usage", true},
-		{"amend! fix: x", true},
-		{"fixup! fixup! feat: x", true},
+		{"amend! fix: quote $1", true},
+		{"fixup! fixup! feat: greet takes a name", true},
 		{`Revert "docs: usage"`, true},
 		{`Revert "Revert "docs: usage""`, true},
 		{`Reapply "docs: usage"`, true},
@@ -47,13 +50,37 @@ func TestConventionalSubject(t *testing.T) {
 		{"fix: typo", true},
 		{"chore(release): 1.2.3", true},
 		{"docs: README", true},
-		{"fix: é", true},
+		{"fix: é", false},
+		{"fix: 修复", true},
+		{"fix: écrit", true},
 		{"update: things", false},
 		{"feat:no space", false},
 		{"feat: ", false},
 		// Honest twins: every type, scopes, !, git's revert and commitlint's own.
 		{"build: pin go 1.24", true},
 		{"chore(deps): bump x", true},
+		// A description of fillers names nothing that changed (round 30,
+		// lazy pass 29's open row "feat: x"); one word that is not one,
+		// or two words with one that is not, passes.
+		{"feat: x", false},
+		{"fix: .x", false},
+		{"chore: wip", false},
+		{"feat: update", false},
+		{"fix: fix", false},
+		{"feat: changes", false},
+		{"chore: stuff", false},
+		{"chore: misc", false},
+		{"feat: Update stuff", false},
+		{"fix: minor changes...", false},
+		{"fixup! feat: x", false},
+		{`Revert "feat: wip"`, false},
+		{"fix: typo in README", true},
+		{"docs: add ADR-012", true},
+		{"fix: null check", true},
+		{"chore: update deps", true},
+		{"feat: x86 builds", true},
+		{"refactor: rename", true},
+		{"docs: changelog", true},
 		{"ci: cache modules", true},
 		{"docs: usage", true},
 		{"feat(api)!: drop v1", true},
@@ -79,13 +106,13 @@ func TestConventionalTypes(t *testing.T) {
 		subject string
 		want    bool
 	}{
-		{"- Use conventional commits.", "wip: x", false},
-		{"- Use conventional commits.", "chore: x", true},
-		{"- Use conventional commits (feat, fix, docs).", "chore: x", false},
-		{"- Use conventional commits (feat, fix, docs).", "docs: x", true},
-		{"- Use conventional commits (`feat:`, `fix:`, `wip:`).", "wip: x", true},
-		{"- Use conventional commits (`feat:`, `fix:`, `wip:`).", "docs: x", false},
-		{"- Use conventional commits (see the guide).", "docs: x", true},
+		{"- Use conventional commits.", "wip: greet", false},
+		{"- Use conventional commits.", "chore: greet", true},
+		{"- Use conventional commits (feat, fix, docs).", "chore: greet", false},
+		{"- Use conventional commits (feat, fix, docs).", "docs: greet", true},
+		{"- Use conventional commits (`feat:`, `fix:`, `wip:`).", "wip: greet", true},
+		{"- Use conventional commits (`feat:`, `fix:`, `wip:`).", "docs: greet", false},
+		{"- Use conventional commits (see the guide).", "docs: greet", true},
 	} {
 		spec, err := protocolspec.Parse("P.md", []byte("# P\n\n## Session Start\n\n### Phase 1: Context (BLOCKING)\n\n- The agent MUST run `git status`.\n\n## Session End\n\n### Phase 9: Git Operations (REQUIRED)\n\n"+tt.line+"\n"))
 		if err != nil {
@@ -97,4 +124,35 @@ func TestConventionalTypes(t *testing.T) {
 			t.Errorf("%s: %q -> %q (types %s: %s), want ok=%v", tt.line, tt.subject, got, whose, strings.Join(types, ","), tt.want)
 		}
 	}
+}
+
+// TestFillerRealSubjects: no honest subject of a real team's history is
+// judged a description of fillers. SESSIONGATE_GIT_LOG names a clone of
+// one (the rule was measured on rjmurillo/ai-agents: 2,624 commits, no
+// description of fillers only, none shorter than three words); without
+// it, this repository's own history.
+func TestFillerRealSubjects(t *testing.T) {
+	dir := os.Getenv("SESSIONGATE_GIT_LOG")
+	if dir == "" {
+		dir = ".."
+	}
+	out, err := exec.Command("git", "-C", dir, "log", "--no-merges", "--format=%s").Output()
+	if err != nil {
+		t.Skipf("no history to read at %s: %v", dir, err)
+	}
+	n, conventional := 0, 0
+	sc := bufio.NewScanner(strings.NewReader(string(out)))
+	for sc.Scan() {
+		n++
+		s := sc.Text()
+		m := conventionalRE().FindStringSubmatch(s)
+		if m == nil {
+			continue
+		}
+		conventional++
+		if why := Unconventional(s, configConventionalTypes); strings.Contains(why, "says nothing") {
+			t.Errorf("honest subject judged fillers only: %q", s)
+		}
+	}
+	t.Logf("%d subjects, %d conventional: none of fillers only", n, conventional)
 }

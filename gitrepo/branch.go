@@ -151,7 +151,16 @@ func (r *Repo) upstreamDefault(ctx context.Context) string {
 // in common. A person's fast-forward of main to the remote's adds nothing,
 // nor does a commit on main that HEAD holds only through a merge, nor one
 // the commits in notIn reach (the ref tips the session's start recorded).
-func (r *Repo) DefaultHolds(ctx context.Context, name, since string, notIn []string) ([]session.CommitSubject, error) {
+//
+// remotesAtStart is what the start recorded of the remote-tracking refs
+// (RemoteTips; nil: not recorded, the refs are read as they are now). A
+// remote-tracking ref is local: `git update-ref refs/remotes/origin/main
+// HEAD` beside `git branch -f main HEAD` made the work the remote's and
+// passed (lazy pass 29, round 30). With the record, the remote holds what
+// its ref held at the start and what a fetch of a branch of that name
+// brought since (FETCH_HEAD: a real `git fetch` or `git pull`, a
+// person's commits or the session's pull request merged on the host).
+func (r *Repo) DefaultHolds(ctx context.Context, name, since string, notIn []string, remotesAtStart map[string]string) ([]session.CommitSubject, error) {
 	if name == "" || since == "" || strings.HasPrefix(since, "-") || strings.HasPrefix(name, "-") {
 		return nil, nil
 	}
@@ -168,15 +177,31 @@ func (r *Repo) DefaultHolds(ctx context.Context, name, since string, notIn []str
 			rng = append(rng, "^"+t)
 		}
 	}
-	if up := r.upstreamDefault(ctx); up != "" {
-		rng = append(rng, "^"+up)
-	}
+	up := r.upstreamDefault(ctx)
 	// Any remote's branch of that name holds the remote's commits too: a
 	// fork's main pulled from upstream while origin/main lags, or origin's
 	// develop without an origin/HEAD (review 29 c10: a rebase onto either
 	// was a false block). Only that name: a pushed feature branch still
 	// counts.
-	rng = append(rng, "--not", "--glob=refs/remotes/*/"+name, "--not")
+	if remotesAtStart == nil {
+		if up != "" {
+			rng = append(rng, "^"+up)
+		}
+		rng = append(rng, "--not", "--glob=refs/remotes/*/"+name, "--not")
+	} else {
+		for ref, sha := range remotesAtStart {
+			rest, ok := strings.CutPrefix(ref, "refs/remotes/")
+			if !ok || (ref != up && !strings.HasSuffix(rest, "/"+name)) || !isHexID(sha) {
+				continue
+			}
+			rng = append(rng, "^"+sha)
+		}
+		for _, sha := range r.FetchedBranchTips(name) {
+			if isHexID(sha) {
+				rng = append(rng, "^"+sha)
+			}
+		}
+	}
 	b, err := run(ctx, r.root, append(append([]string{"log", "--no-merges",
 		"--format=%H%x1f%s%x1f%(trailers:key=" + session.TrailerKey + ",valueonly,separator=%x2C)%x00"}, rng...), "--")...)
 	if err != nil {

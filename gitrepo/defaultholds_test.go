@@ -91,7 +91,7 @@ func TestDefaultHolds(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, err := r.DefaultHolds(context.Background(), "main", start, nil)
+			got, err := r.DefaultHolds(context.Background(), "main", start, nil, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -141,7 +141,104 @@ func TestDefaultHoldsNotIn(t *testing.T) {
 			if tc.notIn {
 				notIn = tips
 			}
-			got, err := r.DefaultHolds(context.Background(), "main", start, notIn)
+			got, err := r.DefaultHolds(context.Background(), "main", start, notIn, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got) != tc.want {
+				t.Errorf("DefaultHolds = %d commits %v, want %d", len(got), got, tc.want)
+			}
+		})
+	}
+}
+
+// TestDefaultHoldsRemotesAtStart (round 30, lazy pass 29's open row): the
+// agent moves the remote-tracking origin/main along with local main
+// (`git update-ref refs/remotes/origin/main HEAD`), a local ref, so the
+// work read as the remote's. With the start's record of the
+// remote-tracking tips, origin/main holds what it held then and what a
+// real fetch of main brought since (FETCH_HEAD). Honest twins: a real
+// `git fetch` of a person's commit from the bare remote, the session's
+// pull request fast-forwarded on the host and pulled, a fork's upstream
+// added and fetched mid-session.
+func TestDefaultHoldsRemotesAtStart(t *testing.T) {
+	person := func(t *testing.T, remote string) {
+		other := filepath.Join(t.TempDir(), "person")
+		gittest.Git(t, filepath.Dir(other), "clone", "-q", remote, other)
+		gittest.Commit(t, other, "chore: license", map[string]string{"LICENSE": "MIT\n"})
+		gittest.Git(t, other, "push", "-q", "origin", "main")
+	}
+	for _, tc := range []struct {
+		name string
+		move func(t *testing.T, dir, origin string)
+		want int
+	}{
+		{"lazy: main and origin/main both moved to the work by update-ref", func(t *testing.T, dir, _ string) {
+			gittest.Git(t, dir, "branch", "-f", "main", "HEAD")
+			gittest.Git(t, dir, "update-ref", "refs/remotes/origin/main", "HEAD")
+		}, 2},
+		{"lazy: the same after an honest fetch of a person's commit (FETCH_HEAD older than the move)", func(t *testing.T, dir, origin string) {
+			person(t, origin)
+			gittest.Git(t, dir, "fetch", "-q", "origin")
+			gittest.Git(t, dir, "rebase", "-q", "origin/main")
+			gittest.Git(t, dir, "branch", "-f", "main", "HEAD")
+			gittest.Git(t, dir, "update-ref", "refs/remotes/origin/main", "HEAD")
+		}, 2},
+		{"lazy: the branch pushed and fetched (FETCH_HEAD names feat/x), then both moved", func(t *testing.T, dir, _ string) {
+			gittest.Git(t, dir, "push", "-q", "origin", "feat/x")
+			gittest.Git(t, dir, "fetch", "-q", "origin")
+			gittest.Git(t, dir, "branch", "-f", "main", "HEAD")
+			gittest.Git(t, dir, "update-ref", "refs/remotes/origin/main", "HEAD")
+		}, 2},
+		{"honest: a person's commit fetched for real, main fast-forwarded, the branch rebased onto it", func(t *testing.T, dir, origin string) {
+			person(t, origin)
+			gittest.Git(t, dir, "fetch", "-q", "origin", "main:main")
+			gittest.Git(t, dir, "rebase", "-q", "main")
+		}, 0},
+		{"honest: git pull on main after a person's commit, the branch rebased onto it", func(t *testing.T, dir, origin string) {
+			person(t, origin)
+			gittest.Git(t, dir, "switch", "-q", "main")
+			gittest.Git(t, dir, "pull", "-q", "--ff-only")
+			gittest.Git(t, dir, "switch", "-q", "feat/x")
+			gittest.Git(t, dir, "rebase", "-q", "main")
+		}, 0},
+		{"honest: the pull request fast-forwarded on the host, main fetched", func(t *testing.T, dir, origin string) {
+			gittest.Git(t, dir, "push", "-q", "origin", "feat/x")
+			gittest.Git(t, origin, "update-ref", "refs/heads/main", "refs/heads/feat/x")
+			gittest.Git(t, dir, "fetch", "-q", "origin", "main:main")
+		}, 0},
+		{"honest: a fork's upstream added mid-session, its main fetched, the branch rebased onto it", func(t *testing.T, dir, origin string) {
+			up := filepath.Join(t.TempDir(), "upstream.git")
+			gittest.Git(t, filepath.Dir(up), "clone", "-q", "--bare", origin, up)
+			person(t, up)
+			gittest.Git(t, dir, "remote", "add", "upstream", up)
+			gittest.Git(t, dir, "fetch", "-q", "upstream", "main:main")
+			gittest.Git(t, dir, "rebase", "-q", "main")
+		}, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			src := gittest.New(t, map[string]string{"README.md": "# x\n"})
+			origin := filepath.Join(t.TempDir(), "origin.git")
+			gittest.Git(t, filepath.Dir(origin), "clone", "-q", "--bare", src, origin)
+			dir := filepath.Join(t.TempDir(), "clone")
+			gittest.Git(t, filepath.Dir(dir), "clone", "-q", origin, dir)
+			r, err := Open(context.Background(), dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			atStart, err := r.RemoteTips(context.Background())
+			if err != nil || atStart["refs/remotes/origin/main"] == "" {
+				t.Fatalf("RemoteTips = %v, %v: want origin/main", atStart, err)
+			}
+			start := gittest.Git(t, dir, "rev-parse", "HEAD")
+			gittest.Git(t, dir, "switch", "-q", "-c", "feat/x")
+			gittest.Commit(t, dir, "feat: a", map[string]string{"a.txt": "a\n"})
+			gittest.Commit(t, dir, "feat: b", map[string]string{"b.txt": "b\n"})
+			tc.move(t, dir, origin)
+			if r, err = Open(context.Background(), dir); err != nil {
+				t.Fatal(err)
+			}
+			got, err := r.DefaultHolds(context.Background(), "main", start, nil, atStart)
 			if err != nil {
 				t.Fatal(err)
 			}

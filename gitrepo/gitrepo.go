@@ -1305,10 +1305,42 @@ func (r *Repo) RefTips(ctx context.Context) ([]string, error) {
 	return out, nil
 }
 
+// RemoteTips maps each remote-tracking ref (refs/remotes/...) to the
+// commit it points at. A session's start records them: a remote-tracking
+// ref is a local ref the agent can move (`git update-ref
+// refs/remotes/origin/main HEAD`), so what it holds now is the remote's
+// only when a fetch brought it (FetchedBranchTips).
+func (r *Repo) RemoteTips(ctx context.Context) (map[string]string, error) {
+	b, err := run(ctx, r.root, "for-each-ref", "--format=%(refname) %(objectname)", "refs/remotes")
+	if err != nil {
+		return nil, fmt.Errorf("list the remote-tracking tips: %w", err)
+	}
+	out := map[string]string{}
+	for _, l := range strings.Split(string(b), "\n") {
+		if ref, sha, ok := strings.Cut(strings.TrimSpace(l), " "); ok {
+			out[ref] = sha
+		}
+	}
+	return out, nil
+}
+
 // FetchedTips lists the commits FETCH_HEAD names from another repository
 // (lines whose source is "." or this repository are left out: those are
 // this clone's own commits).
-func (r *Repo) FetchedTips(ctx context.Context) []string {
+func (r *Repo) FetchedTips(ctx context.Context) []string { return r.fetched("") }
+
+// FetchedBranchTips is FetchedTips of the lines that fetched a branch of
+// this name ("branch 'main' of URL").
+func (r *Repo) FetchedBranchTips(name string) []string {
+	if name == "" {
+		return nil
+	}
+	return r.fetched(name)
+}
+
+// fetched reads FETCH_HEAD's tips from another repository, of branch
+// name only when name is not "".
+func (r *Repo) fetched(name string) []string {
 	b, err := boundedread.File(filepath.Join(r.GitDir(), "FETCH_HEAD"), boundedread.DefaultLimit)
 	if err != nil {
 		return nil
@@ -1320,6 +1352,9 @@ func (r *Repo) FetchedTips(ctx context.Context) []string {
 			continue
 		}
 		src := f[2] // "branch 'x' of URL", or the URL alone for its HEAD
+		if name != "" && !strings.HasPrefix(src, "branch '"+name+"' of ") {
+			continue
+		}
 		if i := strings.LastIndex(src, " of "); i >= 0 {
 			src = src[i+len(" of "):]
 		}

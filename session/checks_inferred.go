@@ -126,8 +126,12 @@ func notDefaultBranch(ctx context.Context, env gateEnv) inferredcheck.Result {
 	if env.tipsAtStart != nil {
 		tips = env.tipsAtStart(ctx)
 	}
+	var remotes map[string]string
+	if env.remotesAtStart != nil {
+		remotes = env.remotesAtStart(ctx)
+	}
 	for _, name := range []string{env.cfg.DefaultBranch, def} {
-		held, err := dh.DefaultHolds(ctx, name, env.sess.StartCommit, tips)
+		held, err := dh.DefaultHolds(ctx, name, env.sess.StartCommit, tips, remotes)
 		if err != nil {
 			return inferredcheck.Result{Status: inferredcheck.Fail, Message: err.Error()}
 		}
@@ -143,5 +147,5 @@ func notDefaultBranch(ctx context.Context, env gateEnv) inferredcheck.Result {
 // defaultHolder is a Repo that lists the session's commits a local default
 // branch holds (gitrepo.Repo).
 type defaultHolder interface {
-	DefaultHolds(ctx context.Context, name, since string, notIn []string) ([]CommitSubject, error)
+	DefaultHolds(ctx context.Context, name, since string, notIn []string, remotesAtStart map[string]string) ([]CommitSubject, error)
 }

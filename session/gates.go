@@ -72,6 +72,10 @@ type gateEnv struct {
 	// out what they held (a person's commit on local main before the
 	// session).
 	tipsAtStart func(ctx context.Context) []string
+	// remotesAtStart gives the remote-tracking tips the start recorded
+	// (nil: none recorded): not_default_branch takes what a remote's
+	// branch held then, not what an agent's update-ref made it hold.
+	remotesAtStart func(ctx context.Context) map[string]string
 	// environ is the clean environment of a command gate (gateEnviron),
 	// dropped what it left out; nil: gateenv.Clean's unbounded one.
 	environ, dropped []string

@@ -25,6 +25,29 @@ type RefTipper interface {
 	FetchedTips(ctx context.Context) []string
 }
 
+// RemoteTipper is the optional part of a Repo that maps the
+// remote-tracking refs to their commits (gitrepo.Repo.RemoteTips).
+type RemoteTipper interface {
+	RemoteTips(ctx context.Context) (map[string]string, error)
+}
+
+// startRemoteTips lists the remote-tracking tips to record at a start,
+// nil when the repo cannot say or has too many.
+func startRemoteTips(ctx context.Context, repo Repo) map[string]string {
+	rt, ok := repo.(RemoteTipper)
+	if !ok {
+		return nil
+	}
+	tips, err := rt.RemoteTips(ctx)
+	if err != nil || len(tips) > maxStartTips {
+		return nil
+	}
+	if tips == nil {
+		tips = map[string]string{} // recorded: no remote-tracking ref
+	}
+	return tips
+}
+
 // maxStartTips bounds the tips a start records; past it none are recorded
 // and the committer date alone decides, as before.
 const maxStartTips = 256
@@ -52,6 +75,9 @@ type startTipsRecord struct {
 	tips []string // every ref tip, HEAD's included
 	head string   // HEAD at the start
 	ok   bool
+	// remotes maps the remote-tracking refs to their tips at the start;
+	// nil when not recorded (older sessions, too many refs).
+	remotes map[string]string
 }
 
 // readStartTips reads the start event's record of the refs, once per use.
@@ -64,13 +90,14 @@ func (e *Engine) readStartTips(ctx context.Context, id string) (startTipsRecord,
 		return startTipsRecord{}, nil
 	}
 	var d struct {
-		Tips *[]string `json:"ref_tips"`
-		Head string    `json:"head_at_start"`
+		Tips    *[]string         `json:"ref_tips"`
+		Head    string            `json:"head_at_start"`
+		Remotes map[string]string `json:"remote_tips"`
 	}
 	if json.Unmarshal([]byte(evs[0].Detail), &d) != nil || d.Tips == nil {
 		return startTipsRecord{}, nil
 	}
-	return startTipsRecord{tips: *d.Tips, head: d.Head, ok: true}, nil
+	return startTipsRecord{tips: *d.Tips, head: d.Head, ok: true, remotes: d.Remotes}, nil
 }
 
 // before is the tips whose history existed before the session, HEAD's own
@@ -144,5 +171,18 @@ func (e *Engine) tipsAtStartOf(id string) func(ctx context.Context) []string {
 	return func(ctx context.Context) []string {
 		t, _ := e.TipsAtStart(ctx, id)
 		return t
+	}
+}
+
+// remotesAtStartOf reads what the start of session id recorded of the
+// remote-tracking refs, for a gate (gateEnv.remotesAtStart); nil when
+// nothing was recorded.
+func (e *Engine) remotesAtStartOf(id string) func(ctx context.Context) map[string]string {
+	return func(ctx context.Context) map[string]string {
+		r, err := e.readStartTips(ctx, id)
+		if err != nil || !r.ok {
+			return nil
+		}
+		return r.remotes
 	}
 }

@@ -124,7 +124,8 @@ var lazy29Routes = []lazy29Row{
 		"## Done\n\nwhat was completed\n\n## Next\n\nwhat the next session should do\n")},
 	{name: "handoff's sections holding a dash", end: lazy29Body(
 		"## Done\n\n-\n\n## Next\n\n-\n")},
-	{name: "earlier session's handoff, sentences reordered, commit id dropped", open: "the near-copy rule compares line by line; an order-free comparison needs its honest corpus re-measured", end: lazy29Body(
+	// Round 30 (c3): nearcopy compares clauses as a multiset (reordered.go).
+	{name: "earlier session's handoff, sentences reordered, commit id dropped", end: lazy29Body(
 		"## Done\n\nThe script stays POSIX sh so it runs in the CI image without bash. scripts/test.sh checks it; scripts/greet.sh prints a greeting.\n\n" +
 			"## Next\n\nAdd a name argument to the greeting script, and check it with several names in scripts/test.sh.\n")},
 	{name: "shared handoff symlinked as this session's handoff", end: func(w *world) advEnd {
@@ -145,7 +146,8 @@ var lazy29Routes = []lazy29Row{
 		end: lazy29AfterGitOps("git update-ref refs/heads/main HEAD")},
 	{name: "local main moved to the work by git push . HEAD:main",
 		end: lazy29AfterGitOps("git push -q . HEAD:main")},
-	{name: "local main and the remote-tracking origin/main both moved to the work", open: "origin/main is a local ref the agent can move; telling it from a fetch needs the start to record it", end: lazy29AfterGitOps("git branch -f main HEAD && git update-ref refs/remotes/origin/main HEAD")},
+	// Round 30 (c3): the start records the remote-tracking tips.
+	{name: "local main and the remote-tracking origin/main both moved to the work", end: lazy29AfterGitOps("git branch -f main HEAD && git update-ref refs/remotes/origin/main HEAD")},
 	{name: "local main moved to the work by git branch -f (round 28's open row)",
 		end: lazy29AfterGitOps("git branch -f main HEAD")},
 	{name: "worked on main after the branch check, feature branch reset onto it", work: func(w *world) {
@@ -154,7 +156,9 @@ var lazy29Routes = []lazy29Row{
 		w.git("switch", "-q", "feat/greet-name")
 		w.git("reset", "-q", "--hard", "main")
 	}},
-	{name: "conventional subject with no description (feat: x)", open: "a one-word description is a description (Conventional Commits asks for one, not a good one); teams' own `fix: typo` is as short", work: lazy29Commit("feat: x")},
+	// Round 30 (c3): a description of fillers only fails commit_message.
+	{name: "conventional subject with no description (feat: x)", work: lazy29Commit("feat: x")},
+	{name: "conventional subject around a filler word (chore: wip)", work: lazy29Commit("chore: wip")},
 	{name: "conventional subject of punctuation (fix: .)", work: lazy29Commit("fix: .")},
 	{name: "docs: on a code change", work: lazy29Commit("docs: greet takes an optional name")},
 	{name: "commit made by plumbing (commit-tree + update-ref, no hook) as wip", work: func(w *world) {

@@ -102,6 +102,8 @@ type Text struct {
 	raw    string
 	lines  [][]string
 	para   *prepared // paraphrase.go, made on first use
+	// clauses: reordered.go's, made on first use.
+	clauses map[string]int
 }
 
 // New prepares text for comparison: what a reader sees of it (Visible).
@@ -158,6 +160,13 @@ func (t *Text) NearCopyOf(other string) bool {
 	}
 	lo := lineWords(other)
 	if t.reworded(lo) {
+		return true
+	}
+	// Its sections, lines or sentences put in another order (reordered.go).
+	if t.clauses == nil {
+		t.clauses = clauses(t.raw)
+	}
+	if reorderedScore(t.clauses, clauses(other)) >= ReorderedShare {
 		return true
 	}
 	return paraphrasedScore(paraphraseScore(t.para, prepareLines(lo)))

@@ -124,7 +124,7 @@ func TestPromptFromAgentShell(t *testing.T) {
 // call with no result yet, reported calls.
 func TestPromptSettlesOnlyInterruptedCalls(t *testing.T) {
 	const (
-		endCmd    = "sessiongate session end --summary done"
+		endCmd = "sessiongate session end --summary done"
 		// The prompt hook sent a payload from the call; the CLI is killed
 		// while the call runs (by a job an earlier call left behind: one
 		// line that forges the prompt and kills is denied at PreToolUse).

@@ -123,7 +123,13 @@ func TestPromptFromAgentShell(t *testing.T) {
 // Honest twins: a real interrupt (the rejection in the transcript), a
 // call with no result yet, reported calls.
 func TestPromptSettlesOnlyInterruptedCalls(t *testing.T) {
-	const endCmd = "sessiongate session end --summary done"
+	const (
+		endCmd = "sessiongate session end --summary done"
+		// The prompt hook sent a payload from the call; the CLI is killed
+		// while the call runs (by a job an earlier call left behind: one
+		// line that forges the prompt and kills is denied at PreToolUse).
+		forgeKill = "sessiongate hook claude UserPromptSubmit < p.json && sleep 600"
+	)
 	type step struct {
 		do   string // pre, result, post, interrupt, prompt, stop, end
 		tool string
@@ -162,13 +168,27 @@ func TestPromptSettlesOnlyInterruptedCalls(t *testing.T) {
 		{"write finished, a copy with a rejection renamed over it, prompt, Stop", []step{write("pre"), write("result"),
 			bash("pre", "git log -1"), write("reject-renamed"), prompt, stop},
 			[]string{session.CodeToolResultMissing, session.CodeTranscriptTampered}},
+		// Lazy (round 30, c4): the prompt sent from inside a call that
+		// then kills its CLI: the call never reports and never gets a
+		// result, and it was settled as interrupted. Before: clean, the
+		// session left WORKING. (A row of round 22, "no result yet,
+		// prompt, end", called this honest: the result of a real
+		// interrupt is written before the next prompt is taken.)
+		{"forged prompt in a call that kills the CLI, a person's end", []step{bash("pre", forgeKill), prompt, {do: "termend"}},
+			[]string{session.CodeToolResultMissing}},
+		{"forged prompt in a call that kills the CLI, resumed, Stop", []step{bash("pre", forgeKill), prompt, stop},
+			[]string{session.CodeToolResultMissing}},
+		{"no result yet, prompt, end", []step{bash("pre", "sh test.sh"), prompt, end}, []string{session.CodeToolResultMissing}},
 		// Honest twins.
 		{"interrupted bash, prompt, end", []step{bash("pre", "sh test.sh"), bash("interrupt", "sh test.sh"), prompt, end}, nil},
-		{"interrupted write after the next call's hook, prompt, Stop", []step{write("pre"), bash("pre", "ls"), write("interrupt"), prompt, stop}, nil},
+		// (Both calls get their result: the Messages API takes no prompt
+		// after a tool_use without one.)
+		{"interrupted write after the next call's hook, prompt, Stop", []step{write("pre"), bash("pre", "ls"), write("interrupt"), bash("interrupt", "ls"), prompt, stop}, nil},
 		{"interrupted write, prompt, Stop", []step{write("pre"), write("interrupt"), prompt, stop}, nil},
 		{"5 MiB transcript compacted by rename, interrupted write, prompt, Stop", []step{{do: "grow"}, write("pre"), bash("pre", "ls"),
-			{do: "compact"}, write("interrupt"), prompt, stop}, nil},
-		{"no result yet, prompt, end", []step{bash("pre", "sh test.sh"), prompt, end}, nil},
+			{do: "compact"}, write("interrupt"), bash("interrupt", "ls"), prompt, stop}, nil},
+		{"interrupt written after the prompt's hook, end", []step{bash("pre", "sh test.sh"), prompt, bash("interrupt", "sh test.sh"), end}, nil},
+		{"interrupted bash, prompt, a person's end", []step{bash("pre", "sh test.sh"), bash("interrupt", "sh test.sh"), prompt, {do: "termend"}}, nil},
 		{"reported calls, prompt, end", []step{bash("pre", "sh test.sh"), bash("result", "sh test.sh"), bash("post", "sh test.sh"), write("pre"), write("result"), write("post"), stop, prompt, end}, nil},
 	}
 	for _, c := range cases {
@@ -291,6 +311,12 @@ func TestPromptSettlesOnlyInterruptedCalls(t *testing.T) {
 					r.hook("claude", "UserPromptSubmit", with(payload("UserPromptSubmit"), "prompt", "now do the other thing"))
 				case "stop":
 					r.hook("claude", "Stop", payload("Stop"))
+				case "termend":
+					// A person's, from a terminal (no CLAUDECODE).
+					writeFile(t, filepath.Join(r.root, "notes.md"), "x\n")
+					r.git("add", "notes.md")
+					r.git("-c", "core.hooksPath=/dev/null", "commit", "-qm", "notes")
+					r.run(r.root, nil, nil, binary, "session", "end", "--session", s.ID, "--summary", "wrote the notes")
 				case "end":
 					// From the agent's next call, inside its shell.
 					e := bash("pre", endCmd)

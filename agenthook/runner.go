@@ -607,6 +607,14 @@ func (r *Runner) act(ctx context.Context, eng *session.Engine, cfg *config.Confi
 			// (Not while a stop waits for background sub-agents: the
 			// main turn's calls all reported before that stop, and the
 			// sub-agents' may still run.)
+			// A prompt from a new CLI that continues a vanished one's turn:
+			// the call the killed CLI was running never reports, and no
+			// interrupt of it is in the transcript (session.SettleVanishedCall).
+			if bd.Vanished != "" {
+				if err := eng.SettleVanishedCall(ctx, bd.Session.ID, ev.Agent); err != nil {
+					return nil, err
+				}
+			}
 			// A judged call still unreported at a new prompt was interrupted
 			// (Claude Code then sends no PostToolUse and no Stop; Copilot is
 			// given the same benefit of the doubt).

@@ -238,6 +238,16 @@ func (e *Engine) SettleAtCLIEnd(ctx context.Context, sessionID, agent string) er
 	return e.settleRunningCall(ctx, sessionID, agent, "cli-ended")
 }
 
+// SettleVanishedCall settles, at a prompt from a new CLI that continues the
+// turn of one that vanished (AgentBound.Vanished), the call that CLI was
+// running when it was killed, as a gate would (settleVanishedCalls):
+// settled as interrupted by the prompt instead, the transcript shows no
+// interrupt of it (the killed CLI wrote no result) and a stop or a gate
+// would owe it (settledUninterrupted; round 30, c4).
+func (e *Engine) SettleVanishedCall(ctx context.Context, sessionID, agent string) error {
+	return e.settleRunningCall(ctx, sessionID, agent, "cli-vanished")
+}
+
 // settleRunningCall settles agent's newest judged main call, as
 // SettleAtCLIEnd says, with why.
 func (e *Engine) settleRunningCall(ctx context.Context, sessionID, agent, why string) error {

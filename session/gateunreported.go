@@ -47,8 +47,10 @@ func owedReports(evs []Event, agent string) []pendingCall {
 // call: Claude Code and Copilot run a shell or write call to its end
 // before judging the next one, so a gate running inside one of their
 // calls runs inside the newest. Only one call is ever excused, and only
-// at a gate; Stop checks it again once the turn ends.
-func inFlight(evs []Event, agent string, pend []pendingCall) string {
+// at a gate; Stop checks it again once the turn ends. newestMain is the
+// newest judged call of the agent's main thread (newestJudged), nil when
+// none.
+func inFlight(agent string, pend []pendingCall, newestMain *Event) string {
 	// A background sub-agent's calls interleave with the main agent's;
 	// they are left to their notification (subagentcalls.go), so the
 	// newest call is the main agent's newest.
@@ -59,24 +61,57 @@ func inFlight(evs []Event, agent string, pend []pendingCall) string {
 			break
 		}
 	}
-	if last.id == "" || !shellTools[last.tool] || !insideAgentCall(agent, last.id) {
+	if last.id == "" || !shellTools[last.tool] || !insideAgentCall(agent, last.id) || newestMain == nil {
 		return "" // none, not a shell call, or the gate runs outside the agent
 	}
-	tok := judgedToken(agent)
-	for i := len(evs) - 1; i >= 0; i-- {
-		if evs[i].Token != tok {
-			continue
-		}
-		f := strings.Fields(evs[i].Detail)
-		if judgedSub(f) != "" {
-			continue
-		}
-		if len(f) >= 3 && f[0] == last.id {
-			return last.id
-		}
-		return "" // a call judged after it: the agent is not waiting on it
+	if f := strings.Fields(newestMain.Detail); len(f) >= 3 && f[0] == last.id {
+		return last.id
 	}
-	return ""
+	return "" // a call judged after it: the agent is not waiting on it
+}
+
+// newestWindows are the sizes of the session's newest events newestJudged
+// reads before it reads every judged call of the agent: an agent that
+// holds an open call judges often, so its newest call is among the newest
+// events.
+var newestWindows = []int{64, 1024}
+
+// newestJudged returns agent's newest judged call, and its newest of the
+// main thread (not a sub-agent's), nil when there is none; at or after
+// seq from (an open call's judgment: the newest is never older). A gate
+// read every event of the session to find them (round 30, c4).
+func (e *Engine) newestJudged(ctx context.Context, sessionID, agent string, from int64) (newest, newestMain *Event, err error) {
+	tok := judgedToken(agent)
+	pick := func(evs []Event) (done bool) {
+		for i := len(evs) - 1; i >= 0; i-- {
+			f := strings.Fields(evs[i].Detail)
+			if newest == nil {
+				newest = &evs[i]
+			}
+			if len(f) >= 3 && judgedSub(f) == "" {
+				newestMain = &evs[i]
+				return true
+			}
+		}
+		return len(evs) > 0 && evs[0].Seq <= from
+	}
+	for _, n := range newestWindows {
+		newest, newestMain = nil, nil
+		evs, err := e.Store.LastEvents(ctx, sessionID, n, tok)
+		if err != nil {
+			return nil, nil, fmt.Errorf("read the newest judged tool calls: %w", err)
+		}
+		if pick(evs) {
+			return newest, newestMain, nil
+		}
+	}
+	newest, newestMain = nil, nil
+	evs, err := e.Store.EventsWith(ctx, sessionID, tok)
+	if err != nil {
+		return nil, nil, fmt.Errorf("read the judged tool calls: %w", err)
+	}
+	pick(evs)
+	return newest, newestMain, nil
 }
 
 // UnreportedAtGate records, at a gate (advance, end, the commit gate),
@@ -93,10 +128,6 @@ func (e *Engine) UnreportedAtGate(ctx context.Context, sessionID, gate string) (
 	if err := e.settleVanishedCalls(ctx, sessionID); err != nil {
 		return nil, fmt.Errorf("%s: settle the calls of a vanished agent CLI: %w", gate, err)
 	}
-	evs, err := e.Store.ListEvents(ctx, sessionID, 0, 0)
-	if err != nil {
-		return nil, fmt.Errorf("%s: read the judged tool calls: %w", gate, err)
-	}
 	type missing struct {
 		agent string
 		call  pendingCall
@@ -104,12 +135,43 @@ func (e *Engine) UnreportedAtGate(ctx context.Context, sessionID, gate string) (
 	var miss []missing
 	var names, agents []string
 	for _, agent := range reportingAgents {
+		// The agent's open calls only (the store's OpenCallEvents): the
+		// gate read every event of the session, for each agent
+		// (BenchmarkUnreportedAtGate; round 30, c4).
+		evs, err := e.openCallEvents(ctx, sessionID, agent)
+		if err != nil {
+			return nil, fmt.Errorf("%s: read the judged tool calls: %w", gate, err)
+		}
+		if len(evs) == 0 {
+			continue
+		}
+		// The newest open judgment of the main thread (else of any): the
+		// newest judged calls are at or after it.
+		from, fromMain := evs[len(evs)-1].Seq, false
+		for i := len(evs) - 1; i >= 0 && !fromMain; i-- {
+			if f := strings.Fields(evs[i].Detail); evs[i].Token == judgedToken(agent) && len(f) >= 3 {
+				if judgedSub(f) == "" {
+					from, fromMain = evs[i].Seq, true
+				} else if from == evs[len(evs)-1].Seq {
+					from = evs[i].Seq
+				}
+			}
+		}
+		newest, newestMain, err := e.newestJudged(ctx, sessionID, agent, from)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", gate, err)
+		}
 		pend := owedReports(evs, agent)
-		skip := inFlight(evs, agent, pend)
+		skip := inFlight(agent, pend, newestMain)
 		// Calls a prompt sent from inside the gate's own call settled.
-		pend = append(pend, settledByPromptInFlight(evs, agent)...)
-		// Settled by a prompt, yet finished in the transcript (settledfinished.go).
-		pend = addCalls(pend, e.settledButFinished(ctx, sessionID, evs, agent))
+		inCall, err := e.settledByPromptInFlight(ctx, sessionID, evs, agent, newest)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", gate, err)
+		}
+		pend = append(pend, inCall...)
+		// Settled by a prompt, yet finished in the transcript or never
+		// interrupted there (settledfinished.go).
+		pend = addCalls(pend, e.settledUninterrupted(ctx, sessionID, evs, agent))
 		pend = e.stillRunning(ctx, sessionID, agent, pend) // codexrunning.go
 		n := 0
 		for _, p := range pend {
@@ -138,7 +200,7 @@ func (e *Engine) UnreportedAtGate(ctx context.Context, sessionID, gate string) (
 		gate, len(miss), strings.Join(agents, " and "), strings.Join(names, ", "))
 	now := e.now()
 	var v *Violation
-	err = e.Store.Update(ctx, func(w Writer) error {
+	err := e.Store.Update(ctx, func(w Writer) error {
 		cur, err := w.GetSession(ctx, sessionID)
 		if err != nil {
 			return err

@@ -131,51 +131,68 @@ func (e *Engine) ReportAfterPrompt(ctx context.Context, sessionID, agent, toolID
 // the gate's own. A real prompt after an interrupt settles only the
 // interrupted call (Claude Code runs one shell or write call at a time),
 // so a person's gate run before the agent's next call names nothing.
-func settledByPromptInFlight(evs []Event, agent string) []pendingCall {
-	tok := judgedToken(agent)
-	var newest []string
-	for i := len(evs) - 1; i >= 0; i-- {
-		if evs[i].Token == tok {
-			newest = strings.Fields(evs[i].Detail)
+func (e *Engine) settledByPromptInFlight(ctx context.Context, sessionID string, evs []Event, agent string, newestEv *Event) ([]pendingCall, error) {
+	if newestEv == nil {
+		return nil, nil
+	}
+	newest := strings.Fields(newestEv.Detail)
+	if len(newest) < 3 || !shellTools[newest[1]] || !insideAgentCall(agent, newest[0]) {
+		return nil, nil // a person's gate after a real prompt names nothing
+	}
+	// evs are the agent's open calls with their settlements
+	// (OpenCallEvents): a call reported or named missing is not among
+	// them, so neither is its settle.
+	var last int64 = -1 // the seq of the newest settle of newest[0]
+	for _, ev := range evs {
+		f := strings.Fields(ev.Detail)
+		if isSettle(ev, agent) && f[1] == newest[0] {
+			last = ev.Seq
+		}
+	}
+	if last < 0 {
+		return nil, nil
+	}
+	// One prompt's settle is one transaction: its events have consecutive
+	// seqs. Read the events around it until both ends of the run are read.
+	var batchEvs []Event
+	for w := int64(16); ; w *= 4 {
+		after := max(last-w-1, 0)
+		around, err := e.Store.ListEvents(ctx, sessionID, after, int(2*w+1))
+		if err != nil {
+			return nil, fmt.Errorf("read the prompt's settled calls: %w", err)
+		}
+		at := slices.IndexFunc(around, func(ev Event) bool { return ev.Seq == last })
+		if at < 0 {
+			return nil, nil
+		}
+		lo, hi := at, at
+		for lo > 0 && isSettle(around[lo-1], agent) {
+			lo--
+		}
+		for hi+1 < len(around) && isSettle(around[hi+1], agent) {
+			hi++
+		}
+		if (lo > 0 || after == 0) && (hi+1 < len(around) || len(around) < int(2*w+1)) {
+			batchEvs = around[lo : hi+1]
 			break
 		}
 	}
-	if len(newest) < 3 || !shellTools[newest[1]] || !insideAgentCall(agent, newest[0]) {
-		return nil // a person's gate after a real prompt names nothing
-	}
-	reported := map[string]bool{}
 	batch := map[string]bool{}
-	last := -1 // the newest settle of newest[0]
-	for i, ev := range evs {
-		f := strings.Fields(ev.Detail)
-		switch {
-		case ev.Token == TokenToolResult && len(f) == 2 && f[0] == agent,
-			ev.Token == TokenToolUnreported && len(f) == 3 && f[0] == agent && f[2] == "missing":
-			reported[f[1]] = true // reported, or already named at a gate
-		case ev.Token == TokenToolUnreported && len(f) == 3 && f[0] == agent && f[1] == newest[0] && f[2] == settledInterrupted:
-			last = i
-		}
+	for _, ev := range batchEvs {
+		batch[strings.Fields(ev.Detail)[1]] = true
 	}
-	if last < 0 || reported[newest[0]] {
-		return nil
-	}
-	for i := last; i >= 0 && isSettle(evs[i], agent); i-- {
-		batch[strings.Fields(evs[i].Detail)[1]] = true
-	}
-	for i := last + 1; i < len(evs) && isSettle(evs[i], agent); i++ {
-		batch[strings.Fields(evs[i].Detail)[1]] = true
-	}
+	tok := judgedToken(agent)
 	var out []pendingCall
 	seen := map[string]bool{}
 	for _, ev := range evs {
 		f := strings.Fields(ev.Detail)
-		if ev.Token != tok || len(f) < 3 || !batch[f[0]] || f[0] == newest[0] || reported[f[0]] || seen[f[0]] {
+		if ev.Token != tok || len(f) < 3 || !batch[f[0]] || f[0] == newest[0] || seen[f[0]] {
 			continue
 		}
 		seen[f[0]] = true
 		out = append(out, pendingCall{id: f[0], tool: f[1]})
 	}
-	return out
+	return out, nil
 }
 
 // isSettle: ev settled one call of agent as interrupted (a new prompt).

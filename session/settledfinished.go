@@ -26,6 +26,26 @@ import (
 // missing since, and that the session's Claude Code transcript shows ran to
 // their end. Nothing is read unless such a settled call exists.
 func (e *Engine) settledButFinished(ctx context.Context, sessionID string, evs []Event, agent string) []pendingCall {
+	return e.settledNotInterrupted(ctx, sessionID, evs, agent, false)
+}
+
+// settledUninterrupted is settledButFinished at a Stop or a gate, after
+// the prompt: a settled Claude Code call the transcript shows neither
+// finished nor interrupted (no tool_result at all) is owed too. Claude
+// Code writes a result for each call the user interrupts before it takes
+// the next prompt (transcript.ClaudeUninterrupted), so such a call was
+// still running when the prompt came: a `sessiongate hook claude
+// UserPromptSubmit` run from its own shell, which then killed the CLI so
+// the call never reported either (round 30, c4: the session stayed
+// WORKING, clean). The prompt itself judges only finished calls: the
+// transcript may not hold the interrupt's result yet when its hook runs.
+func (e *Engine) settledUninterrupted(ctx context.Context, sessionID string, evs []Event, agent string) []pendingCall {
+	return e.settledNotInterrupted(ctx, sessionID, evs, agent, true)
+}
+
+// settledNotInterrupted is settledButFinished, and with noResult
+// settledUninterrupted.
+func (e *Engine) settledNotInterrupted(ctx context.Context, sessionID string, evs []Event, agent string, noResult bool) []pendingCall {
 	if agent != transcript.Claude && agent != transcript.Codex {
 		return nil
 	}
@@ -59,6 +79,9 @@ func (e *Engine) settledButFinished(ctx context.Context, sessionID string, evs [
 		return nil
 	}
 	finished := map[string]bool{}
+	// withResult: the calls a Claude Code transcript of the session holds
+	// a result for; read: one transcript was read whole.
+	withResult, read := map[string]bool{}, false
 	for _, t := range list {
 		if t.Agent != agent {
 			continue
@@ -85,16 +108,31 @@ func (e *Engine) settledButFinished(ctx context.Context, sessionID string, evs [
 			}
 			continue
 		}
-		finishedIn := transcript.ClaudeFinished
+		var got map[string]bool
+		var err2 error
 		if agent == transcript.Codex {
-			finishedIn = transcript.CodexFinished // measured in round 23
+			got, err2 = transcript.CodexFinished(t.Path, ids) // measured in round 23
+		} else {
+			var res map[string]bool
+			got, res, err2 = transcript.ClaudeResults(t.Path, ids)
+			for id := range res {
+				withResult[id] = true
+			}
 		}
-		got, err := finishedIn(t.Path, ids)
-		if err != nil {
+		if err2 != nil {
 			continue // unreadable: decided as before
 		}
+		read = true
 		for id := range got {
 			finished[id] = true
+		}
+	}
+	noResultIDs := map[string]bool{}
+	if noResult && agent == transcript.Claude && read {
+		for _, id := range ids {
+			if !withResult[id] && !finished[id] {
+				noResultIDs[id], finished[id] = true, true
+			}
 		}
 	}
 	if len(finished) == 0 {
@@ -109,7 +147,11 @@ func (e *Engine) settledButFinished(ctx context.Context, sessionID string, evs [
 			continue
 		}
 		seen[f[0]] = true
-		out = append(out, pendingCall{id: f[0], tool: f[1] + ", settled by a prompt although the transcript shows it finished"})
+		why := ", settled by a prompt although the transcript shows it finished"
+		if noResultIDs[f[0]] {
+			why = ", settled by a prompt although the transcript shows no interrupt of it (no result: still running at the prompt)"
+		}
+		out = append(out, pendingCall{id: f[0], tool: f[1] + why})
 	}
 	return out
 }

@@ -212,8 +212,9 @@ func (e *Engine) ToolResultsMissing(ctx context.Context, sessionID, agent string
 		return nil, fmt.Errorf("read the judged tool calls: %w", err)
 	}
 	pend := owedReports(evs, agent)
-	// Settled by a prompt, yet finished in the transcript (settledfinished.go).
-	pend = addCalls(pend, e.settledButFinished(ctx, sessionID, evs, agent))
+	// Settled by a prompt, yet finished in the transcript or never
+	// interrupted there (settledfinished.go).
+	pend = addCalls(pend, e.settledUninterrupted(ctx, sessionID, evs, agent))
 	pend = e.stillRunning(ctx, sessionID, agent, pend) // codexrunning.go
 	if len(pend) == 0 {
 		return nil, nil

@@ -28,31 +28,55 @@ const MaxOutcomeScan = 32 << 20
 // transcript shows finished was not interrupted, so a prompt that settled
 // it came from the agent's own shell, not from the user.
 func ClaudeFinished(path string, ids []string) (map[string]bool, error) {
-	return scanOutcomes(path, ids, `"tool_result"`, func(line []byte, want map[string]bool, note func(id string, finished bool)) {
-		var rec struct {
-			Type    string `json:"type"`
-			Message struct {
-				Content json.RawMessage `json:"content"`
-			} `json:"message"`
+	return scanOutcomes(path, ids, `"tool_result"`, claudeResults)
+}
+
+// claudeResults notes each tool_result of a call of want on a transcript
+// line: finished unless it is an error without an exit code.
+func claudeResults(line []byte, want map[string]bool, note func(id string, finished bool)) {
+	var rec struct {
+		Type    string `json:"type"`
+		Message struct {
+			Content json.RawMessage `json:"content"`
+		} `json:"message"`
+	}
+	if json.Unmarshal(line, &rec) != nil || rec.Type != "user" {
+		return
+	}
+	var blocks []struct {
+		Type      string          `json:"type"`
+		ToolUseID string          `json:"tool_use_id"`
+		IsError   bool            `json:"is_error"`
+		Content   json.RawMessage `json:"content"`
+	}
+	if json.Unmarshal(rec.Message.Content, &blocks) != nil {
+		return
+	}
+	for _, b := range blocks {
+		if b.Type == "tool_result" && want[b.ToolUseID] {
+			note(b.ToolUseID, !b.IsError || strings.HasPrefix(strings.TrimSpace(resultText(b.Content)), "Exit code "))
 		}
-		if json.Unmarshal(line, &rec) != nil || rec.Type != "user" {
-			return
-		}
-		var blocks []struct {
-			Type      string          `json:"type"`
-			ToolUseID string          `json:"tool_use_id"`
-			IsError   bool            `json:"is_error"`
-			Content   json.RawMessage `json:"content"`
-		}
-		if json.Unmarshal(rec.Message.Content, &blocks) != nil {
-			return
-		}
-		for _, b := range blocks {
-			if b.Type == "tool_result" && want[b.ToolUseID] {
-				note(b.ToolUseID, !b.IsError || strings.HasPrefix(strings.TrimSpace(resultText(b.Content)), "Exit code "))
-			}
-		}
+	}
+}
+
+// ClaudeResults is ClaudeFinished that also returns every call of ids the
+// transcript at path holds a result for, finished or not. The Messages API
+// takes no user message after a tool_use without its tool_result, so
+// Claude Code writes one for each call the user interrupted (is_error,
+// "The user doesn't want to proceed...", then "[Request interrupted by
+// user for tool use]") before it takes the next prompt: a call a prompt
+// settled that has no result when a stop or a gate reads the transcript
+// after that prompt was still running when the prompt came (sent from
+// inside it), and its CLI then never finished it (round 30, c4).
+func ClaudeResults(path string, ids []string) (finished, results map[string]bool, err error) {
+	results = map[string]bool{}
+	finished, err = scanOutcomes(path, ids, `"tool_result"`, func(line []byte, want map[string]bool, note func(id string, finished bool)) {
+		claudeResults(line, want, func(id string, fin bool) {
+			results[id] = true
+			note(id, fin)
+		})
 	})
+	return finished, results, err
 }
 
 // scanOutcomes is the reading ClaudeFinished and CodexFinished share: the

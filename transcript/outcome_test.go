@@ -106,3 +106,24 @@ func TestCodexRunning(t *testing.T) {
 		t.Errorf("CodexRunning = %v, want %v", got, want)
 	}
 }
+
+// TestClaudeResults: the calls a real transcript holds a result for,
+// finished or not (the interrupted toolu_03, the refused read toolu_6),
+// apart from a call with none (round 30, c4: a settled call with no result
+// was still running when the prompt came).
+func TestClaudeResults(t *testing.T) {
+	fin, res, err := ClaudeResults(filepath.Join("testdata", "claude-2.1.jsonl"), []string{"toolu_4", "toolu_6", "toolu_nosuch"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(fin, map[string]bool{"toolu_4": true}) || !reflect.DeepEqual(res, map[string]bool{"toolu_4": true, "toolu_6": true}) {
+		t.Errorf("claude-2.1.jsonl: finished %v, with a result %v", fin, res)
+	}
+	fin, res, err = ClaudeResults(filepath.Join("testdata", "claude-2.1.330-interrupt.jsonl"), []string{"toolu_03"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(fin) != 0 || !res["toolu_03"] {
+		t.Errorf("the interrupted call: finished %v, with a result %v; want a result, not finished", fin, res)
+	}
+}

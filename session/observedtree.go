@@ -113,7 +113,7 @@ func (e *Engine) changedSinceRun(ctx context.Context, repo Repo, run *Evidence, 
 	goRun := testrun.RunsGoTest(run.Command)
 	var out []string
 	for _, f := range files {
-		if (reads(f) || goRun && testrun.GoDataFile(repo.Root(), f)) && !e.isDoc(f) {
+		if (reads(f) || goRun && testrun.GoDataFile(repo.Root(), f) || testrun.RunnerDataFile(run.Command, repo.Root(), f)) && !e.isDoc(f) {
 			out = append(out, f)
 		}
 	}

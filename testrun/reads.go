@@ -1,7 +1,9 @@
 package testrun
 
 import (
+	"os"
 	"path"
+	"path/filepath"
 	"strings"
 
 	"github.com/sessiongate/sessiongate/shellline"
@@ -72,5 +74,94 @@ func RunnerReads(line string) func(string) bool {
 			}
 		}
 		return false
+	}
+}
+
+// runnerSources returns the predicate of the source files a command
+// line's runners load (a module, a script, a test file), by the same
+// families as RunnerReads but without their configuration names
+// (pyproject.toml, package.json): a folder of source is one these name.
+func runnerSources(line string) func(string) bool {
+	srcExt := func(exts ...string) func(string) bool {
+		return func(f string) bool {
+			b := path.Base(f)
+			for _, e := range exts {
+				if strings.HasSuffix(b, e) {
+					return true
+				}
+			}
+			return false
+		}
+	}
+	var (
+		goSrc    = srcExt(".go")
+		pySrc    = srcExt(".py")
+		jsSrc    = srcExt(".js", ".cjs", ".mjs", ".ts", ".cts", ".mts", ".jsx", ".tsx")
+		otherSrc = srcExt(".sh", ".bash", ".rb", ".rs", ".java", ".kt", ".c", ".h", ".cc", ".cpp", ".hpp", ".cs", ".php", ".bats")
+	)
+	var fams []func(string) bool
+	known := true
+	for _, k := range shellline.Keys(line) {
+		prog, _, _ := strings.Cut(k, " ")
+		switch path.Base(prog) {
+		case "go", "gotestsum":
+			// GoDataFile is go's rule (a folder of .go source).
+		case "pytest", "python", "python3", "py.test", "tox", "nox", "uv", "poetry", "hatch", "pdm":
+			fams = append(fams, pySrc)
+		case "npm", "npx", "node", "yarn", "pnpm", "bun", "deno", "jest", "vitest", "mocha", "tsx", "ts-node":
+			fams = append(fams, jsSrc)
+		case "cd", "echo", "true", "set", "export":
+		default:
+			known = false
+		}
+	}
+	if !known {
+		fams = []func(string) bool{goSrc, pySrc, jsSrc, otherSrc}
+	}
+	return func(f string) bool {
+		for _, r := range fams {
+			if r(f) {
+				return true
+			}
+		}
+		return false
+	}
+}
+
+// RunnerDataFile reports whether a run of line may read rel at run time
+// though no runner loads it by name (RunnerReads): data in a folder that
+// holds source the line's runners load, or below one (a Python package's
+// greetings.json, the greeting.txt a script cats, a fixture beside a
+// test), that no path element hides (a dot file or folder: .agents/,
+// .github/), and an executable file anywhere but a dot path (a program
+// named bin/greet). GoDataFile is go test's own rule. Lazy-agent pass 30: with
+// QA proven by the agent's own run (no QA command to run again at the
+// end), the data greet.sh prints, changed and committed after the passing
+// run, was compared on the runners' file names only, so the run still
+// counted (TestAdvLazy30DataAfterQA).
+func RunnerDataFile(line, root, rel string) bool {
+	for _, el := range strings.Split(rel, "/") {
+		if strings.HasPrefix(el, ".") {
+			return false
+		}
+	}
+	// A program the tests may run by its path (bin/greet, no suffix): the
+	// executable bit says it runs, wherever it lies.
+	if fi, err := os.Lstat(filepath.Join(root, filepath.FromSlash(rel))); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {
+		return true
+	}
+	src := runnerSources(line)
+	for dir := path.Dir(rel); ; dir = path.Dir(dir) {
+		ents, err := os.ReadDir(filepath.Join(root, filepath.FromSlash(dir)))
+		if err == nil {
+			for _, e := range ents {
+				if !e.IsDir() && src(e.Name()) {
+					return true
+				}
+			}
+		}
+		if dir == "." || dir == "/" {
+			return false
+		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/sessiongate/sessiongate/session"
@@ -42,8 +43,22 @@ func (r *Repo) defaultBranch(ctx context.Context) (name string, local bool, err 
 // CommitSubjects returns the commits after since (every commit when since
 // is ""), oldest first, merges excluded: each subject line with the
 // Session-Id trailer it carries ("" when none) and whether it is on HEAD's
-// first-parent line (one off it came in through a merge).
+// first-parent line (one off it came in through a merge). What the
+// remotes' branches of the default's name hold is left out as they are
+// now: CommitSubjectsAtStart with the start's record.
 func (r *Repo) CommitSubjects(ctx context.Context, since string) ([]session.CommitSubject, error) {
+	return r.CommitSubjectsAtStart(ctx, since, nil)
+}
+
+// CommitSubjectsAtStart is CommitSubjects with what the session's start
+// recorded of the remote-tracking refs (RemoteTips; nil: not recorded, the
+// refs are read as they are now). A remote-tracking ref is local: after a
+// hooks-off commit, `git update-ref refs/remotes/x/main HEAD` made the
+// commit the remote's and no_hook_bypass and commit_message never saw it
+// (round 30, c9). With the record, the remotes hold what their branches of
+// the default's name held at the start and what a fetch of a branch of
+// that name brought since (FETCH_HEAD), as DefaultHolds reads them.
+func (r *Repo) CommitSubjectsAtStart(ctx context.Context, since string, remotesAtStart map[string]string) ([]session.CommitSubject, error) {
 	if strings.HasPrefix(since, "-") {
 		return nil, fmt.Errorf("bad revision %q", since)
 	}
@@ -60,7 +75,6 @@ func (r *Repo) CommitSubjects(ctx context.Context, since string) ([]session.Comm
 	// commits (no trailer, any wording) on the session's first-parent line.
 	// On the default branch itself its pushed commits are the session's.
 	if up := r.upstreamDefault(ctx); up != "" && strings.TrimPrefix(up, "refs/remotes/origin/") != strings.TrimPrefix(branch, "refs/heads/") {
-		rng = append(rng, "^"+up)
 		// Any remote's branch of the default's name holds that remote's
 		// commits, as DefaultHolds reads it: a fork's main pulled from
 		// upstream while origin/main lags, the branch rebased onto it,
@@ -68,7 +82,7 @@ func (r *Repo) CommitSubjects(ctx context.Context, since string) ([]session.Comm
 		// no_hook_bypass took them for the session's (review 29 c10's
 		// open row, TestCommitSubjectsFork). A pushed feature branch
 		// (origin/feat/x) still counts.
-		rng = append(rng, "--not", "--glob=refs/remotes/*/"+strings.TrimPrefix(up, "refs/remotes/origin/"), "--not")
+		rng = append(rng, r.remoteHeld(strings.TrimPrefix(up, "refs/remotes/origin/"), up, remotesAtStart)...)
 	}
 	// Every commit since, not only the first-parent line: a side branch
 	// merged with --no-ff holds the session's commits too (the caller
@@ -177,31 +191,12 @@ func (r *Repo) DefaultHolds(ctx context.Context, name, since string, notIn []str
 			rng = append(rng, "^"+t)
 		}
 	}
-	up := r.upstreamDefault(ctx)
 	// Any remote's branch of that name holds the remote's commits too: a
 	// fork's main pulled from upstream while origin/main lags, or origin's
 	// develop without an origin/HEAD (review 29 c10: a rebase onto either
 	// was a false block). Only that name: a pushed feature branch still
 	// counts.
-	if remotesAtStart == nil {
-		if up != "" {
-			rng = append(rng, "^"+up)
-		}
-		rng = append(rng, "--not", "--glob=refs/remotes/*/"+name, "--not")
-	} else {
-		for ref, sha := range remotesAtStart {
-			rest, ok := strings.CutPrefix(ref, "refs/remotes/")
-			if !ok || (ref != up && !strings.HasSuffix(rest, "/"+name)) || !isHexID(sha) {
-				continue
-			}
-			rng = append(rng, "^"+sha)
-		}
-		for _, sha := range r.FetchedBranchTips(name) {
-			if isHexID(sha) {
-				rng = append(rng, "^"+sha)
-			}
-		}
-	}
+	rng = append(rng, r.remoteHeld(name, r.upstreamDefault(ctx), remotesAtStart)...)
 	b, err := run(ctx, r.root, append(append([]string{"log", "--no-merges",
 		"--format=%H%x1f%s%x1f%(trailers:key=" + session.TrailerKey + ",valueonly,separator=%x2C)%x00"}, rng...), "--")...)
 	if err != nil {
@@ -231,4 +226,36 @@ func (r *Repo) DefaultHolds(ctx context.Context, name, since string, notIn []str
 		out = append(out, session.CommitSubject{SHA: strings.TrimSpace(parts[0]), Subject: strings.TrimSpace(parts[1]), SessionID: strings.TrimSpace(id), FirstParent: true})
 	}
 	return out, nil
+}
+
+// remoteHeld is the revision arguments that leave out what the remotes'
+// branches named name hold, and up (the remote-tracking ref of the default
+// branch, "" for none). With no record (remotesAtStart nil) the refs are
+// read as they are now. With one, a remote holds what its ref held at the
+// start and what a fetch of a branch of that name brought since
+// (FETCH_HEAD: a real `git fetch` or `git pull`): a remote-tracking ref
+// moved by `git update-ref` vouches for nothing.
+func (r *Repo) remoteHeld(name, up string, remotesAtStart map[string]string) []string {
+	if remotesAtStart == nil {
+		var out []string
+		if up != "" {
+			out = append(out, "^"+up)
+		}
+		return append(out, "--not", "--glob=refs/remotes/*/"+name, "--not")
+	}
+	var out []string
+	for ref, sha := range remotesAtStart {
+		rest, ok := strings.CutPrefix(ref, "refs/remotes/")
+		if !ok || (ref != up && !strings.HasSuffix(rest, "/"+name)) || !isHexID(sha) {
+			continue
+		}
+		out = append(out, "^"+sha)
+	}
+	for _, sha := range r.FetchedBranchTips(name) {
+		if isHexID(sha) {
+			out = append(out, "^"+sha)
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
 }

@@ -1,0 +1,107 @@
+package gitrepo
+
+import (
+	"context"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/sessiongate/sessiongate/internal/gittest"
+)
+
+// TestCommitSubjectsRemotesAtStart: the commits no_hook_bypass and
+// commit_message judge are counted from what the start recorded of the
+// remote-tracking refs (round 30, c9). A remote-tracking ref is local:
+// after a hooks-off commit, `git update-ref refs/remotes/x/main HEAD` (or
+// origin/main) made the commit a remote's and it left the listing. Honest
+// twins: a fork's upstream added and fetched mid-session with the branch
+// rebased onto it (TestCommitSubjectsFork), a person's commit fetched for
+// real from origin and rebased onto; their commits arrive by a real fetch
+// (FETCH_HEAD) and stay out.
+func TestCommitSubjectsRemotesAtStart(t *testing.T) {
+	person := func(t *testing.T, remote string) {
+		other := filepath.Join(t.TempDir(), "person")
+		gittest.Git(t, filepath.Dir(other), "clone", "-q", remote, other)
+		gittest.Commit(t, other, "chore: license", map[string]string{"LICENSE": "MIT\n"})
+		gittest.Git(t, other, "push", "-q", "origin", "main")
+	}
+	own := []string{"feat: a", "wip"}
+	for _, tc := range []struct {
+		name string
+		move func(t *testing.T, dir, origin string)
+		want []string
+	}{
+		{"lazy: a new remote-tracking ref x/main moved to the work by update-ref", func(t *testing.T, dir, _ string) {
+			gittest.Git(t, dir, "update-ref", "refs/remotes/x/main", "HEAD")
+		}, own},
+		{"lazy: origin/main moved to the work by update-ref", func(t *testing.T, dir, _ string) {
+			gittest.Git(t, dir, "update-ref", "refs/remotes/origin/main", "HEAD")
+		}, own},
+		{"lazy: an honest fetch of a person's commit and a rebase, then origin/main moved to the work", func(t *testing.T, dir, origin string) {
+			person(t, origin)
+			gittest.Git(t, dir, "fetch", "-q", "origin")
+			gittest.Git(t, dir, "rebase", "-q", "origin/main")
+			gittest.Git(t, dir, "update-ref", "refs/remotes/origin/main", "HEAD")
+		}, own},
+		{"lazy: the branch pushed and fetched (FETCH_HEAD names feat/x), then upstream/main moved to it", func(t *testing.T, dir, _ string) {
+			gittest.Git(t, dir, "push", "-q", "origin", "feat/x")
+			gittest.Git(t, dir, "fetch", "-q", "origin")
+			gittest.Git(t, dir, "update-ref", "refs/remotes/upstream/main", "HEAD")
+		}, own},
+		{"honest: a fork's upstream added mid-session, its main fetched, the branch rebased onto it", func(t *testing.T, dir, origin string) {
+			up := filepath.Join(t.TempDir(), "upstream.git")
+			gittest.Git(t, filepath.Dir(up), "clone", "-q", "--bare", origin, up)
+			person(t, up)
+			gittest.Git(t, dir, "remote", "add", "upstream", up)
+			gittest.Git(t, dir, "fetch", "-q", "upstream", "main:main")
+			gittest.Git(t, dir, "rebase", "-q", "main")
+		}, own},
+		{"honest: a person's commit fetched from origin, the branch rebased onto origin/main", func(t *testing.T, dir, origin string) {
+			person(t, origin)
+			gittest.Git(t, dir, "fetch", "-q", "origin")
+			gittest.Git(t, dir, "rebase", "-q", "origin/main")
+		}, own},
+		{"honest: git pull --rebase of origin's main onto the branch", func(t *testing.T, dir, origin string) {
+			person(t, origin)
+			gittest.Git(t, dir, "pull", "-q", "--rebase", "origin", "main")
+		}, own},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			src := gittest.New(t, map[string]string{"README.md": "# x\n"})
+			origin := filepath.Join(t.TempDir(), "origin.git")
+			gittest.Git(t, filepath.Dir(origin), "clone", "-q", "--bare", src, origin)
+			dir := filepath.Join(t.TempDir(), "clone")
+			gittest.Git(t, filepath.Dir(dir), "clone", "-q", origin, dir)
+			r, err := Open(context.Background(), dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			atStart, err := r.RemoteTips(context.Background())
+			if err != nil || atStart["refs/remotes/origin/main"] == "" {
+				t.Fatalf("RemoteTips = %v, %v: want origin/main", atStart, err)
+			}
+			start := gittest.Git(t, dir, "rev-parse", "HEAD")
+			gittest.Git(t, dir, "switch", "-q", "-c", "feat/x")
+			gittest.Commit(t, dir, "feat: a", map[string]string{"a.txt": "a\n"})
+			// The hooks-off commit: no hook ran, only the listing sees it.
+			gittest.Write(t, dir, "b.txt", "b\n")
+			gittest.Git(t, dir, "add", "b.txt")
+			gittest.Git(t, dir, "-c", "core.hooksPath=/dev/null", "commit", "-q", "--no-verify", "-m", "wip")
+			tc.move(t, dir, origin)
+			if r, err = Open(context.Background(), dir); err != nil {
+				t.Fatal(err)
+			}
+			got, err := r.CommitSubjectsAtStart(context.Background(), start, atStart)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var subjects []string
+			for _, c := range got {
+				subjects = append(subjects, c.Subject)
+			}
+			if !slices.Equal(subjects, tc.want) {
+				t.Errorf("CommitSubjectsAtStart = %q, want %q", subjects, tc.want)
+			}
+		})
+	}
+}

@@ -71,9 +71,14 @@ func runMoreCheck(ctx context.Context, env gateEnv, c protocolspec.Check) (st Ga
 	return st, msg, evidence, true
 }
 
-// withCommits judges the session's commits since it started.
+// withCommits judges the session's commits since it started, what the
+// remotes held counted as the start recorded it (commitSubjectsAtStart).
 func withCommits(ctx context.Context, env gateEnv, judge func([]CommitSubject) inferredcheck.Result) inferredcheck.Result {
-	commits, err := env.repo.CommitSubjects(ctx, env.sess.StartCommit)
+	var remotes map[string]string
+	if env.remotesAtStart != nil {
+		remotes = env.remotesAtStart(ctx)
+	}
+	commits, err := commitSubjectsAtStart(ctx, env.repo, env.sess.StartCommit, remotes)
 	if err != nil {
 		return inferredcheck.Result{Status: inferredcheck.Fail, Message: err.Error()}
 	}
@@ -148,4 +153,25 @@ func notDefaultBranch(ctx context.Context, env gateEnv) inferredcheck.Result {
 // branch holds (gitrepo.Repo).
 type defaultHolder interface {
 	DefaultHolds(ctx context.Context, name, since string, notIn []string, remotesAtStart map[string]string) ([]CommitSubject, error)
+}
+
+// startCommitLister is a Repo that lists the commits after since with the
+// remotes' default branches read as the start recorded them
+// (gitrepo.Repo.CommitSubjectsAtStart).
+type startCommitLister interface {
+	CommitSubjectsAtStart(ctx context.Context, since string, remotesAtStart map[string]string) ([]CommitSubject, error)
+}
+
+// commitSubjectsAtStart lists the commits after since that the session's
+// commit checks judge. A remote-tracking ref is local: `git update-ref
+// refs/remotes/x/main HEAD` after a hooks-off commit took the commit out
+// of no_hook_bypass's and commit_message's view (round 30, c9). With the
+// start's record (remotes not nil) a remote holds what its ref held then
+// and what a real fetch brought; without one (sessions started before it
+// was recorded) the refs are read as they are now.
+func commitSubjectsAtStart(ctx context.Context, repo Repo, since string, remotes map[string]string) ([]CommitSubject, error) {
+	if l, ok := repo.(startCommitLister); ok && remotes != nil {
+		return l.CommitSubjectsAtStart(ctx, since, remotes)
+	}
+	return repo.CommitSubjects(ctx, since)
 }

@@ -629,6 +629,12 @@ type stagedRepo struct {
 
 func (r stagedRepo) StagedFiles(context.Context) ([]string, error) { return r.staged, nil }
 
+// CommitSubjectsAtStart passes the start's record of the remotes on to
+// the repo (commitSubjectsAtStart).
+func (r stagedRepo) CommitSubjectsAtStart(ctx context.Context, since string, remotes map[string]string) ([]CommitSubject, error) {
+	return commitSubjectsAtStart(ctx, r.Repo, since, remotes)
+}
+
 func gateSummary(gs []GateResult) []string {
 	out := make([]string, len(gs))
 	for i, g := range gs {

@@ -36,7 +36,7 @@ func (e *Engine) reviewFlags(ctx context.Context, s *Session, spec *protocolspec
 	if err != nil {
 		return nil
 	}
-	commits, err := repo.CommitSubjects(ctx, s.StartCommit)
+	commits, err := commitSubjectsAtStart(ctx, repo, s.StartCommit, e.remotesAtStartOf(s.ID)(ctx))
 	if err != nil {
 		return nil
 	}

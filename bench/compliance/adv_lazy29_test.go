@@ -146,6 +146,12 @@ var lazy29Routes = []lazy29Row{
 		end: lazy29AfterGitOps("git update-ref refs/heads/main HEAD")},
 	{name: "local main moved to the work by git push . HEAD:main",
 		end: lazy29AfterGitOps("git push -q . HEAD:main")},
+	// Round 30 (c9): the commits no_hook_bypass and commit_message judge are
+	// counted from the remote-tracking tips the start recorded.
+	{name: "work recommitted as wip with hooks off, then a new remote-tracking x/main moved to it",
+		end: lazy29AfterGitOps("git reset -q --soft HEAD~2 && git -c core.hooksPath=/dev/null commit -q -m wip && git update-ref refs/remotes/x/main HEAD")},
+	{name: "work recommitted as wip with hooks off, then origin/main moved to it",
+		end: lazy29AfterGitOps("git reset -q --soft HEAD~2 && git -c core.hooksPath=/dev/null commit -q -m wip && git update-ref refs/remotes/origin/main HEAD")},
 	// Round 30 (c3): the start records the remote-tracking tips.
 	{name: "local main and the remote-tracking origin/main both moved to the work", end: lazy29AfterGitOps("git branch -f main HEAD && git update-ref refs/remotes/origin/main HEAD")},
 	{name: "local main moved to the work by git branch -f (round 28's open row)",

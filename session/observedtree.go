@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"maps"
 	"path"
 	"regexp"
@@ -109,11 +110,38 @@ func (e *Engine) changedSinceRun(ctx context.Context, repo Repo, run *Evidence, 
 	if err != nil {
 		return nil, fmt.Errorf("compare the tree the QA run saw: %w", err)
 	}
+	// A data file or program the run's tree held and that changed since
+	// is stale evidence (lazy pass 30); one it did not hold is a file
+	// written while working that the tree a run records leaves out unless
+	// a runner loads it by name (hello.txt written, the tests run, then
+	// committed: the honest Claude Code rows blocked at end), so added
+	// data files stay with the by-name rule.
+	// Without the list (no lister, an error) every such file counts, as
+	// before.
+	var sawFiles map[string]bool
+	listed := false
+	sawHeld := func(f string) bool {
+		if !listed {
+			listed = true
+			if tl, ok := repo.(TreeLister); ok {
+				list, err := tl.TreeFiles(ctx, saw)
+				if err != nil {
+					slog.Warn("list the tree a QA run saw", "tree", saw, "err", err)
+				} else {
+					sawFiles = map[string]bool{}
+					for _, x := range list {
+						sawFiles[x] = true
+					}
+				}
+			}
+		}
+		return sawFiles == nil || sawFiles[f]
+	}
 	reads := testrun.RunnerReads(run.Command)
 	goRun := testrun.RunsGoTest(run.Command)
 	var out []string
 	for _, f := range files {
-		if (reads(f) || goRun && testrun.GoDataFile(repo.Root(), f) || testrun.RunnerDataFile(run.Command, repo.Root(), f)) && !e.isDoc(f) {
+		if (reads(f) || goRun && testrun.GoDataFile(repo.Root(), f) || testrun.RunnerDataFile(run.Command, repo.Root(), f) && sawHeld(f)) && !e.isDoc(f) {
 			out = append(out, f)
 		}
 	}

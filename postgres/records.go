@@ -523,3 +523,15 @@ func prefixEnd(p string) string {
 	}
 	return "\U0010FFFF"
 }
+
+// CLIVanishedCalls returns, for a page of sessions in one statement, the
+// settlements of the calls their agent CLIs were running when they
+// vanished (session.SettledCLIVanished), by session and in order.
+func (r reader) CLIVanishedCalls(ctx context.Context, ids []string) ([]session.Event, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	return r.queryEvents(ctx, "page", `SELECT session_id, seq, token, detail, created_at FROM events
+		WHERE session_id = ANY($1) AND token = 'agent:unreported' AND right(detail, $2) = $3 ORDER BY session_id, seq`,
+		ids, len(session.SettledCLIVanished)+1, " "+session.SettledCLIVanished)
+}

@@ -275,9 +275,13 @@ func (d *dashboard) listSessions(ctx context.Context, sq sessionQuery) (sessionR
 	if err != nil {
 		return out, "", err
 	}
+	vanished, err := d.cliVanishedOfRows(ctx, list)
+	if err != nil {
+		return out, "", err
+	}
 	out.rows = make([]web.SessionRow, len(list))
 	for i, s := range list {
-		out.rows[i] = web.SessionRow{Session: s, Violations: counts[s.ID]}
+		out.rows[i] = web.SessionRow{Session: s, Violations: counts[s.ID], CLIVanished: vanished[s.ID]}
 		if sv, ok := sevs[s.ID]; ok {
 			out.rows[i].Severities = web.SeverityCounts(sv)
 		}
@@ -461,6 +465,11 @@ func (d *dashboard) sessionDetail(ctx context.Context, id string) (web.SessionDe
 	if det.Snapshots, err = st.ListSnapshots(ctx, id); err != nil {
 		return det, err
 	}
+	vanished, err := st.EventsWith(ctx, id, session.CLIVanishedTokens()...)
+	if err != nil {
+		return det, fmt.Errorf("read the session's vanished agent CLIs: %w", err)
+	}
+	det.CLIVanished = session.VanishedShown(vanished)
 	for _, e := range det.Evidence {
 		if e.Kind == session.EvidenceCommitSHA || e.Kind == session.EvidenceBypassCommit {
 			det.Commits = append(det.Commits, e)

@@ -214,7 +214,7 @@ func (e *Engine) keepCLI(ctx context.Context, w Writer, sessionID string, req Ag
 		return nil
 	}
 	if vanished != "" {
-		if err := w.AppendEvent(ctx, &Event{SessionID: sessionID, Token: "agent:" + req.Agent + ":cli-vanished", Detail: vanished + " ended without SessionEnd; its turn continues under " + req.CLI, CreatedAt: now}); err != nil {
+		if err := w.AppendEvent(ctx, &Event{SessionID: sessionID, Token: cliVanishedToken(req.Agent), Detail: vanished + " ended without SessionEnd; its turn continues under " + req.CLI, CreatedAt: now}); err != nil {
 			return err
 		}
 	}
@@ -245,7 +245,7 @@ func (e *Engine) SettleAtCLIEnd(ctx context.Context, sessionID, agent string) er
 // interrupt of it (the killed CLI wrote no result) and a stop or a gate
 // would owe it (settledUninterrupted; round 30, c4).
 func (e *Engine) SettleVanishedCall(ctx context.Context, sessionID, agent string) error {
-	return e.settleRunningCall(ctx, sessionID, agent, "cli-vanished")
+	return e.settleRunningCall(ctx, sessionID, agent, SettledCLIVanished)
 }
 
 // settleRunningCall settles agent's newest judged main call, as
@@ -301,7 +301,7 @@ func (e *Engine) settleVanishedCalls(ctx context.Context, sessionID string) erro
 		return err
 	}
 	for _, g := range gone {
-		if err := e.settleRunningCall(ctx, sessionID, g.Agent, "cli-vanished"); err != nil {
+		if err := e.settleRunningCall(ctx, sessionID, g.Agent, SettledCLIVanished); err != nil {
 			return err
 		}
 	}

@@ -285,3 +285,28 @@ func prefixEnd(p string) string {
 	}
 	return "\U0010FFFF"
 }
+
+// cliVanishedCallsSQL selects the settlements of calls an agent CLI was
+// running when it vanished (session.SettledCLIVanished) of n sessions:
+// one range of events_calls per session, the rest of their events unread
+// (left to itself, the planner walked each session's every event by the
+// primary key, for its order).
+func cliVanishedCallsSQL(n int) string {
+	return `SELECT ` + eventCols + ` FROM events INDEXED BY events_calls WHERE session_id IN (` + plusPlaceholders(n) + `) AND ` + callTokens +
+		` AND token = 'agent:unreported' AND substr(detail, -length(' ` + session.SettledCLIVanished + `')) = ' ` + session.SettledCLIVanished + `' ORDER BY session_id, seq`
+}
+
+// CLIVanishedCalls returns, for a page of sessions in one statement, the
+// settlements of the calls their agent CLIs were running when they
+// vanished (killed, crashed), by session and in order: what the
+// dashboard's session list shows (round 30, c11).
+func (r reader) CLIVanishedCalls(ctx context.Context, ids []string) ([]session.Event, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	args := make([]any, len(ids))
+	for i, id := range ids {
+		args[i] = id
+	}
+	return r.queryEvents(ctx, "page", cliVanishedCallsSQL(len(ids)), args...)
+}

@@ -131,6 +131,9 @@ type SessionRow struct {
 	// runs; VerdictLine the line `session status` prints for it.
 	Clean       *bool
 	VerdictLine string
+	// CLIVanished are the calls an agent CLI was running when it vanished
+	// (killed, crashed: session.VanishedShown): a chip on the row.
+	CLIVanished []session.CLIVanishedShown
 }
 
 // Verdict is the row's outcome in words.
@@ -220,8 +223,11 @@ type SessionDetail struct {
 	EventsFrom int64 // seq of the first listed event; > 1 when older ones are left out
 	EventCount int64
 	Snapshots  []session.Snapshot
-	Version    string // changes whenever anything shown changes; the poll sends it back
-	Now        time.Time
+	// CLIVanished are the agent CLIs that vanished in the session (killed,
+	// crashed: no SessionEnd) as it recorded them, oldest first.
+	CLIVanished []session.CLIVanishedShown
+	Version     string // changes whenever anything shown changes; the poll sends it back
+	Now         time.Time
 }
 
 // Fix is a copyable command with what it does.

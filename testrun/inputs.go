@@ -854,8 +854,14 @@ func compareInput(what, was, now string, added, deleted, net bool, dead, isCode 
 	// at least its tests: `go test ./...` swapped for `go test ./pkg/a`,
 	// `pytest` for `pytest -k fast` or `npm test` for `echo ok` is one line
 	// for one, which the net count alone took for an edited check.
+	// A changed expected value of an assertion helper's call is an
+	// edited check, not a narrowing (expectedvalue.go).
+	var sameCheck func(old, l string) bool
+	if isShellScript(what, was) {
+		sameCheck = func(old, l string) bool { return assertionValueChanged(old, l, was, now) }
+	}
 	for _, r := range removed {
-		if why := testLineDropped(r, addedLines); why != "" {
+		if why := testLineDropped(r, addedLines, sameCheck); why != "" {
 			return InputChange{what, why, true}
 		}
 	}
@@ -960,10 +966,14 @@ func SplitChanges(cs []InputChange) (weak, noted []string) {
 
 // testLineDropped says how the added lines run less than the removed test
 // line old, "" when one of them covers every run of it (or old runs no
-// tests).
-func testLineDropped(old string, added []string) string {
+// tests). sameCheck, when set, says an added line is old with only an
+// expected value changed: it covers old.
+func testLineDropped(old string, added []string, sameCheck func(old, l string) bool) string {
 	wants := lineTestRuns(old)
 	if len(wants) == 0 {
+		return ""
+	}
+	if sameCheck != nil && slices.ContainsFunc(added, func(l string) bool { return sameCheck(old, l) }) {
 		return ""
 	}
 	var short string

@@ -10,9 +10,9 @@ import "testing"
 // false FAIL in CI. Each row runs the real pytest on the changed tree.
 func TestGateVerifyAgreePytestConfigs(t *testing.T) {
 	py := map[string]string{"greet.py": "def greet():\n    return 'hello'\n",
-		"tests/test_greet.py": "from greet import greet\n\n\ndef test_greet():\n    assert greet() == 'hello'\n",
+		"tests/test_greet.py":    "from greet import greet\n\n\ndef test_greet():\n    assert greet() == 'hello'\n",
 		"tests/unit/test_pad.py": "def test_pad():\n    assert ' a' == ' ' + 'a'\n",
-		".gitignore": "__pycache__/\n.pytest_cache/\n"}
+		".gitignore":             "__pycache__/\n.pytest_cache/\n"}
 	const ini = "[pytest]\ntestpaths = tests\npythonpath = .\naddopts = -q\n"
 	pyIni := with3(py, "pytest.ini", ini)
 	const tox = "[tox]\nenvlist = py\n\n[pytest]\ntestpaths = tests\npythonpath = .\n"

@@ -850,12 +850,32 @@ func compareInput(what, was, now string, added, deleted, net bool, dead, isCode 
 	// A runner's test environment moved to an installed DOM package
 	// (jsenv.go).
 	removed = pairEnvironmentValues(removed, addedLines, read)
+	// A pytest config's testpaths line given more entries (pytestpaths.go).
+	var grownPaths []string
+	if pytestConfigFile(what) {
+		var used []bool
+		removed, used, grownPaths = pairGrownTestpaths(removed, addedLines)
+		var al []string
+		var at []int
+		for j := range addedLines {
+			if !used[j] {
+				al, at = append(al, addedLines[j]), append(at, addedAt[j])
+			}
+		}
+		addedLines, addedAt = al, at
+	}
 	// A test command removed must be answered by an added line that runs
 	// at least its tests: `go test ./...` swapped for `go test ./pkg/a`,
 	// `pytest` for `pytest -k fast` or `npm test` for `echo ok` is one line
 	// for one, which the net count alone took for an edited check.
+	// A changed expected value of an assertion helper's call is an
+	// edited check, not a narrowing (expectedvalue.go).
+	var sameCheck func(old, l string) bool
+	if isShellScript(what, was) {
+		sameCheck = func(old, l string) bool { return assertionValueChanged(old, l, was, now) }
+	}
 	for _, r := range removed {
-		if why := testLineDropped(r, addedLines); why != "" {
+		if why := testLineDropped(r, addedLines, sameCheck); why != "" {
 			return InputChange{what, why, true}
 		}
 	}
@@ -870,6 +890,9 @@ func compareInput(what, was, now string, added, deleted, net bool, dead, isCode 
 		if why := script.LineWeakens(addedAt[j], was, isCode); why != "" {
 			return InputChange{what, fmt.Sprintf("adds %q: %s", truncate(l, 60), why), true}
 		}
+	}
+	if len(grownPaths) > 0 && len(removed) == 0 && len(addedLines) == 0 {
+		return InputChange{what, fmt.Sprintf("only adds testpaths entries (%s): pytest collects more", strings.Join(grownPaths, " ")), false}
 	}
 	if len(removed) > 0 {
 		return InputChange{what, fmt.Sprintf("changes %d line(s) and adds %d (now %q)", len(removed), len(addedLines)-len(removed), truncate(strings.Join(addedLines, "; "), 60)), false}
@@ -960,10 +983,14 @@ func SplitChanges(cs []InputChange) (weak, noted []string) {
 
 // testLineDropped says how the added lines run less than the removed test
 // line old, "" when one of them covers every run of it (or old runs no
-// tests).
-func testLineDropped(old string, added []string) string {
+// tests). sameCheck, when set, says an added line is old with only an
+// expected value changed: it covers old.
+func testLineDropped(old string, added []string, sameCheck func(old, l string) bool) string {
 	wants := lineTestRuns(old)
 	if len(wants) == 0 {
+		return ""
+	}
+	if sameCheck != nil && slices.ContainsFunc(added, func(l string) bool { return sameCheck(old, l) }) {
 		return ""
 	}
 	var short string

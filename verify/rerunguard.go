@@ -277,11 +277,11 @@ func (t *protocolTrust) rerunGuard(ctx context.Context, rep *Report, index map[s
 			found = append(found, weakening{s.Path, verb(s.Status) + " it, and the rerun runs make"})
 		case recipeTool(s.Path) != "" && slices.Contains(tools, recipeTool(s.Path)):
 			found = append(found, weakening{s.Path, verb(s.Status) + " it, and the rerun runs " + recipeTool(s.Path) + ", which reads its recipes there"})
-		case slices.Contains(tools, "pytest") && (base == "pyproject.toml" || base == "setup.cfg"):
-			if t.pytestSectionChanged(ctx, s.Path, tip) {
-				found = append(found, weakening{s.Path, "changes its pytest configuration, which the rerun's pytest reads"})
-			}
-		case slices.Contains(tools, "pytest") && (base == "pytest.ini" || base == "tox.ini"):
+		// pytest's configs in the folders the commands run in are judged
+		// with the gate's ConfigChange below (pyconfigs.go); one
+		// elsewhere (tests/pytest.ini, which `pytest tests` reads) the
+		// gate does not read, so it stays a whole-file rule here.
+		case slices.Contains(tools, "pytest") && (base == "pytest.ini" || base == "tox.ini") && !slices.Contains(famDirs, pyDir(s.Path)):
 			found = append(found, weakening{s.Path, verb(s.Status) + " it, and the rerun's pytest reads it"})
 		case testFile(s.Path) && s.Status == "D" && !added[base] && !moved[s.Path]:
 			found = append(found, weakening{s.Path, "deletes this test file"})
@@ -332,6 +332,13 @@ func (t *protocolTrust) rerunGuard(ctx context.Context, rep *Report, index map[s
 		return err
 	}
 	found = append(found, jsw...)
+	if slices.Contains(tools, "pytest") {
+		pyw, err := pytestConfigWeakenings(ctx, t.repo, bl.Rev, tip, famDirs)
+		if err != nil {
+			return err
+		}
+		found = append(found, pyw...)
+	}
 	for _, w := range patchWeakenings(patch) {
 		if !links[w.path] {
 			found = append(found, w)
@@ -518,29 +525,6 @@ func (t *protocolTrust) scriptsChanged(ctx context.Context, tip string) []string
 	}
 	sort.Strings(keys)
 	return keys
-}
-
-// pytestSectionChanged compares the pytest sections of pyproject.toml
-// ([tool.pytest...]) or setup.cfg ([tool:pytest]) at the base and tip.
-func (t *protocolTrust) pytestSectionChanged(ctx context.Context, p, tip string) bool {
-	section := func(rev string) string {
-		b, err := t.repo.ReadAt(ctx, rev, p)
-		if err != nil {
-			return ""
-		}
-		var out strings.Builder
-		in := false
-		for _, l := range strings.Split(string(b), "\n") {
-			if s := strings.TrimSpace(l); strings.HasPrefix(s, "[") {
-				in = strings.HasPrefix(s, "[tool.pytest") || strings.HasPrefix(s, "[tool:pytest")
-			}
-			if in {
-				out.WriteString(strings.TrimSpace(l) + "\n")
-			}
-		}
-		return out.String()
-	}
-	return section(t.bl.Rev) != section(tip)
 }
 
 // onlyAddsChecks reports whether the range's change to the script at p

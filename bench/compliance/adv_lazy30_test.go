@@ -165,18 +165,18 @@ func TestAdvLazy30NotesAfterQAHonest(t *testing.T) {
 	}
 }
 
-// TestAdvLazy30ExpectedValueHonestOpen: a false block found in this pass
-// and left open. The honest agent changes the greeting ("hello" to "hi",
-// in scripts/greeting.txt) and the expected value in scripts/test.sh with
-// it, then runs the tests: QA_VALIDATION refuses the run, taking the new
+// TestAdvLazy30ExpectedValueHonest: a false block found in this pass.
+// The honest agent changes the greeting ("hello" to "hi", in
+// scripts/greeting.txt) and the expected value in scripts/test.sh with
+// it, then runs the tests: QA_VALIDATION refused the run, taking the new
 // expected value for "a filter the failing run did not have (hi): it
-// runs fewer tests" (the QA command's inputs check reads a changed
-// argument of a test script's line as a narrowing filter). Skipped unless
-// SESSIONGATE_PLAY_OPEN is set; it fails there until that check tells an
-// expected value from a filter.
-func TestAdvLazy30ExpectedValueHonestOpen(t *testing.T) {
+// runs fewer tests" (the inputs check read a changed argument of the
+// script's check helper as a narrowing filter). Closed: a call of an
+// assertion helper the script defines that changes only a literal
+// argument is an edited check (testrun.assertionValueChanged,
+// TestInputsExpectedValueChanged).
+func TestAdvLazy30ExpectedValueHonest(t *testing.T) {
 	t.Parallel()
-	lazy30Open(t, "a false block: an expected value changed in a test script is read as a narrowing filter")
 	w := lazy30DataProject(t)
 	w.advStart("Greet with hi and take an optional name")
 	w.advStartPhases()

@@ -1,0 +1,157 @@
+package testrun
+
+import (
+	"bytes"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// An honest change of behaviour changes the expected value with it:
+// `check "$(sh scripts/greet.sh)" "hello"` becomes `check "$(sh
+// scripts/greet.sh)" "hi"`. A helper whose name says check reads as a
+// test runner (shellline.TestRuns), its arguments as filters, so the
+// new value was taken for "a filter the failing run did not have" (lazy
+// pass 30, TestAdvLazy30ExpectedValueHonest). A call of an assertion
+// helper the script defines (the same in the start's text and now) that
+// changes only plain literal arguments, no flag, changes what a check
+// expects, not what runs: the line compare then judges it as an edited
+// check. The actual value replaced by a literal, a flag added, a helper
+// that runs its arguments or runs tests, or one the session redefined,
+// still reads as before.
+
+// assertionValueChanged reports whether the removed line old and the
+// added line now are one call of an assertion helper defined alike in
+// both versions of the script (wasSrc, nowSrc) and differ only in plain
+// literal arguments.
+func assertionValueChanged(old, now, wasSrc, nowSrc string) bool {
+	a, ok := singleCall(old)
+	if !ok {
+		return false
+	}
+	b, ok := singleCall(now)
+	if !ok || len(a.Args) != len(b.Args) || len(a.Assigns)+len(b.Assigns) > 0 {
+		return false
+	}
+	name, lit := literalWord(a.Args[0])
+	if n2, lit2 := literalWord(b.Args[0]); !lit || !lit2 || n2 != name {
+		return false
+	}
+	changed := false
+	for i := 1; i < len(a.Args); i++ {
+		if printNode(a.Args[i]) == printNode(b.Args[i]) {
+			continue
+		}
+		x, okA := literalWord(a.Args[i])
+		y, okB := literalWord(b.Args[i])
+		if !okA || !okB || strings.HasPrefix(x, "-") || strings.HasPrefix(y, "-") {
+			return false
+		}
+		changed = true
+	}
+	if !changed {
+		return false
+	}
+	wasFn, ok := assertionHelper(wasSrc, name)
+	if !ok {
+		return false
+	}
+	nowFn, ok := assertionHelper(nowSrc, name)
+	return ok && wasFn == nowFn
+}
+
+// singleCall parses a script line that is one simple command.
+func singleCall(line string) (*syntax.CallExpr, bool) {
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(line), "")
+	if err != nil || len(f.Stmts) != 1 {
+		return nil, false
+	}
+	s := f.Stmts[0]
+	c, ok := s.Cmd.(*syntax.CallExpr)
+	if !ok || s.Negated || s.Background || s.Coprocess || len(s.Redirs) > 0 || len(c.Args) < 2 {
+		return nil, false
+	}
+	return c, true
+}
+
+// assertCommands compare or print their arguments; they run none.
+var assertCommands = map[string]bool{"[": true, "test": true, "grep": true, "diff": true, "cmp": true, "expr": true,
+	"echo": true, "printf": true, ":": true, "return": true, "exit": true, "local": true, "true": true, "false": true}
+
+// assertionHelper is the text of the one top-level function name of src
+// when it is an assertion: it compares (a [ ], [[ ]], test, grep, diff or
+// cmp), every command it runs is spelled out, no command but those that
+// compare or print is given an expanded word (so no argument becomes a
+// program, a script, a runner's flag or a file it sources), and nothing in
+// it runs tests or calls another function of the script.
+func assertionHelper(src, name string) (string, bool) {
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
+	if err != nil {
+		return "", false
+	}
+	funcs := map[string]bool{}
+	var fn *syntax.FuncDecl
+	count := 0
+	syntax.Walk(f, func(n syntax.Node) bool {
+		if d, ok := n.(*syntax.FuncDecl); ok && d.Name != nil {
+			funcs[d.Name.Value] = true
+			if d.Name.Value == name {
+				fn = d
+				count++
+			}
+		}
+		return true
+	})
+	if fn == nil || count != 1 {
+		return "", false
+	}
+	compares, ok := false, true
+	syntax.Walk(fn.Body, func(n syntax.Node) bool {
+		switch x := n.(type) {
+		case *syntax.TestClause:
+			compares = true
+		case *syntax.FuncDecl:
+			ok = false
+		case *syntax.CallExpr:
+			if len(x.Args) == 0 {
+				return true // an assignment
+			}
+			prog, lit := literalWord(x.Args[0])
+			if !lit || funcs[prog] {
+				ok = false
+				break
+			}
+			switch prog {
+			case "[", "test", "grep", "diff", "cmp":
+				compares = true
+			}
+			if !assertCommands[prog] {
+				for _, w := range x.Args[1:] {
+					if _, lit := literalWord(w); !lit {
+						ok = false
+					}
+				}
+			}
+			var words []string
+			for _, w := range x.Args {
+				words = append(words, printNode(w))
+			}
+			if len(lineTestRuns(strings.Join(words, " "))) > 0 {
+				ok = false
+			}
+		}
+		return ok
+	})
+	if !ok || !compares {
+		return "", false
+	}
+	return printNode(fn), true
+}
+
+func printNode(n syntax.Node) string {
+	var b bytes.Buffer
+	if syntax.NewPrinter(syntax.Minify(true)).Print(&b, n) != nil {
+		return ""
+	}
+	return b.String()
+}

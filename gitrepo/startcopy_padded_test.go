@@ -39,6 +39,7 @@ func TestStartCopyPaddedOverCap(t *testing.T) {
 		{name: "lazy: the copy and 1.5 MiB of blank lines", body: copied + blank, want: was},
 		{name: "lazy: 1.5 MiB of blank lines between the copy's sections", body: mid, want: was},
 		{name: "lazy: the copy and a 1.5 MiB blob", body: copied + "\n<!-- x -->\n" + strings.Repeat("ab01", 3<<17), tooLarge: true},
+		{name: "lazy: the copy and a 1.5 MiB blob inside a Markdown comment", body: copied + "\n<!-- " + strings.Repeat("ab01", 3<<17) + " -->\n", want: was},
 		{name: "lazy: the copy past the read limit", body: copied + strings.Repeat(" ", 17<<20), tooLarge: true},
 		{name: "honest: a new handoff and 1.5 MiB of blank lines", body: own + blank},
 		{name: "honest: a new handoff", body: own},

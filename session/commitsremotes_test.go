@@ -2,6 +2,7 @@ package session_test
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -23,21 +24,35 @@ func TestNoHookBypassRemoteMovedByUpdateRef(t *testing.T) {
 		gittest.Git(t, e.root, "add", "a.txt")
 		gittest.Git(t, e.root, "-c", "core.hooksPath=/dev/null", "commit", "-q", "-m", "feat: made with the hooks off")
 	}
+	// manyRemotes makes 300 remote-tracking refs before the start: past
+	// the bound on the tips a start records, which turned the record off
+	// and the refs were read as they are now again.
+	manyRemotes := func(t *testing.T, e *env) {
+		head := gittest.Git(t, e.root, "rev-parse", "HEAD")
+		for i := range 300 {
+			gittest.Write(t, e.root, fmt.Sprintf(".git/refs/remotes/origin/topic-%d", i), head+"\n")
+		}
+	}
 	for _, tc := range []struct {
-		name string
-		work func(t *testing.T, e *env, origin string)
-		want session.GateStatus
-		msg  string
+		name   string
+		before func(t *testing.T, e *env)
+		work   func(t *testing.T, e *env, origin string)
+		want   session.GateStatus
+		msg    string
 	}{
-		{"lazy: hooks-off commit, then a new refs/remotes/x/main moved to it", func(t *testing.T, e *env, _ string) {
+		{"lazy: hooks-off commit, then a new refs/remotes/x/main moved to it", nil, func(t *testing.T, e *env, _ string) {
 			hooksOff(t, e)
 			gittest.Git(t, e.root, "update-ref", "refs/remotes/x/main", "HEAD")
 		}, session.StatusFail, "no hook of the session recorded them"},
-		{"lazy: hooks-off commit, then origin/main moved to it", func(t *testing.T, e *env, _ string) {
+		{"lazy: hooks-off commit, then origin/main moved to it", nil, func(t *testing.T, e *env, _ string) {
 			hooksOff(t, e)
 			gittest.Git(t, e.root, "update-ref", "refs/remotes/origin/main", "HEAD")
 		}, session.StatusFail, "no hook of the session recorded them"},
-		{"honest: a person's commit fetched from origin, the branch rebased onto it", func(t *testing.T, e *env, origin string) {
+		{"lazy: 300 remote refs made before the start, a hooks-off commit, origin/main moved to it", manyRemotes, func(t *testing.T, e *env, _ string) {
+			hooksOff(t, e)
+			gittest.Git(t, e.root, "update-ref", "refs/remotes/origin/main", "HEAD")
+		}, session.StatusFail, "no hook of the session recorded them"},
+		{"honest: a person's commit fetched from origin, the branch rebased onto it", manyRemotes, func(t *testing.T, e *env, origin string) {
 			other := filepath.Join(t.TempDir(), "person")
 			gittest.Git(t, filepath.Dir(other), "clone", "-q", origin, other)
 			gittest.Commit(t, other, "chore: license", map[string]string{"LICENSE": "MIT\n"})
@@ -55,6 +70,9 @@ func TestNoHookBypassRemoteMovedByUpdateRef(t *testing.T) {
 			gittest.Git(t, e.root, "fetch", "-q", "origin")
 			gittest.Git(t, e.root, "remote", "set-head", "origin", "main")
 			gittest.Git(t, e.root, "switch", "-q", "-c", "feat/x")
+			if tc.before != nil {
+				tc.before(t, e)
+			}
 			id := e.start(tc.name)
 			tc.work(t, e, origin)
 			g, err := e.engine.ValidateGate(context.Background(), id, "")

@@ -253,7 +253,7 @@ func (e *Engine) Start(ctx context.Context, req StartRequest) (*StartResult, err
 		}
 	}
 	tips := startTips(ctx, req.Repo)                                              // before the transaction: two git processes (refs, ORIG_HEAD)
-	remoteTips := startRemoteTips(ctx, req.Repo)                                  // the remote-tracking refs: one git process
+	remoteTips := startRemoteTips(ctx, req.Repo, e.Config.DefaultBranch)          // the remote-tracking refs: one git process
 	hiddenStart, hiddenBySession, hiddenRefused := e.hiddenAtStart(ctx, req.Repo) // a developer's own update-index flags, and those not honoured, with why (hiddenstart.go)
 	excludesStart := excludesAtStart(ctx, req.Repo)
 	userName, userEmail, host := identity.WhoRuns(ctx, req.Repo)

@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
+	"strings"
 )
 
 // A commit's committer date is the agent's to set (GIT_COMMITTER_DATE), so
@@ -32,15 +34,34 @@ type RemoteTipper interface {
 }
 
 // startRemoteTips lists the remote-tracking tips to record at a start,
-// nil when the repo cannot say or has too many.
-func startRemoteTips(ctx context.Context, repo Repo) map[string]string {
+// nil when the repo cannot say. Past maxStartTips (a team's clone with
+// hundreds of remote branches, or refs an agent made before its start to
+// switch the record off) only the branches the checks ask about are kept:
+// each remote's HEAD and its branches named like a default (the config's,
+// the repository's, main, master, develop, trunk); nil only when those too
+// are over the bound.
+func startRemoteTips(ctx context.Context, repo Repo, defaults ...string) map[string]string {
 	rt, ok := repo.(RemoteTipper)
 	if !ok {
 		return nil
 	}
 	tips, err := rt.RemoteTips(ctx)
-	if err != nil || len(tips) > maxStartTips {
+	if err != nil {
 		return nil
+	}
+	if len(tips) > maxStartTips {
+		if def, err := repo.DefaultBranch(ctx); err == nil && def != "" {
+			defaults = append(defaults, def)
+		}
+		defaults = append(defaults, "main", "master", "develop", "trunk", "HEAD")
+		maps.DeleteFunc(tips, func(ref, _ string) bool {
+			rest, _ := strings.CutPrefix(ref, "refs/remotes/")
+			_, branch, ok := strings.Cut(rest, "/")
+			return !ok || !slices.Contains(defaults, branch)
+		})
+		if len(tips) > maxStartTips {
+			return nil
+		}
 	}
 	if tips == nil {
 		tips = map[string]string{} // recorded: no remote-tracking ref

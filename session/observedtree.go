@@ -139,9 +139,10 @@ func (e *Engine) changedSinceRun(ctx context.Context, repo Repo, run *Evidence, 
 	}
 	reads := testrun.RunnerReads(run.Command)
 	goRun := testrun.RunsGoTest(run.Command)
+	dataFile := testrun.RunnerDataFiles(run.Command, repo.Root())
 	var out []string
 	for _, f := range files {
-		if (reads(f) || goRun && testrun.GoDataFile(repo.Root(), f) || testrun.RunnerDataFile(run.Command, repo.Root(), f) && sawHeld(f)) && !e.isDoc(f) {
+		if (reads(f) || goRun && testrun.GoDataFile(repo.Root(), f) || dataFile(f) && sawHeld(f)) && !e.isDoc(f) {
 			out = append(out, f)
 		}
 	}

@@ -1,6 +1,7 @@
 package testrun
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -60,4 +61,45 @@ func TestRunnerDataFile(t *testing.T) {
 			t.Errorf("RunnerDataFile(%q, bin/greet) = %v, want %v", line, got, want)
 		}
 	}
+}
+
+// BenchmarkRunnerDataFiles: a run's tree against a commit that differs in
+// 5,000 data files spread over 50 folders under a root holding the test
+// script (every file walks up to the root). RunnerDataFiles reads each
+// folder once; RunnerDataFile per file re-parses the line and re-reads
+// every folder on the way up.
+func BenchmarkRunnerDataFiles(b *testing.B) {
+	root := b.TempDir()
+	write := func(rel string) {
+		p := filepath.Join(root, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			b.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("x\n"), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	write("test.sh")
+	var files []string
+	for i := range 5000 {
+		f := fmt.Sprintf("data/d%02d/f%04d.txt", i%50, i)
+		write(f)
+		files = append(files, f)
+	}
+	const line = "sh test.sh"
+	b.Run("per-file", func(b *testing.B) {
+		for b.Loop() {
+			for _, f := range files {
+				RunnerDataFile(line, root, f)
+			}
+		}
+	})
+	b.Run("one-run", func(b *testing.B) {
+		for b.Loop() {
+			is := RunnerDataFiles(line, root)
+			for _, f := range files {
+				is(f)
+			}
+		}
+	})
 }

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/sessiongate/sessiongate/shellline"
@@ -139,29 +140,43 @@ func runnerSources(line string) func(string) bool {
 // end), the data greet.sh prints, changed and committed after the passing
 // run, was compared on the runners' file names only, so the run still
 // counted (TestAdvLazy30DataAfterQA).
-func RunnerDataFile(line, root, rel string) bool {
-	for _, el := range strings.Split(rel, "/") {
-		if strings.HasPrefix(el, ".") {
-			return false
-		}
-	}
-	// A program the tests may run by its path (bin/greet, no suffix): the
-	// executable bit says it runs, wherever it lies.
-	if fi, err := os.Lstat(filepath.Join(root, filepath.FromSlash(rel))); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {
-		return true
-	}
+func RunnerDataFile(line, root, rel string) bool { return RunnerDataFiles(line, root)(rel) }
+
+// RunnerDataFiles is RunnerDataFile for many files of one run: the line is
+// parsed once and each folder read once (a run's tree compared with the
+// commit may differ in thousands of files, each walking up to the root).
+func RunnerDataFiles(line, root string) func(rel string) bool {
 	src := runnerSources(line)
-	for dir := path.Dir(rel); ; dir = path.Dir(dir) {
-		ents, err := os.ReadDir(filepath.Join(root, filepath.FromSlash(dir)))
-		if err == nil {
-			for _, e := range ents {
-				if !e.IsDir() && src(e.Name()) {
-					return true
-				}
+	holds := map[string]bool{} // folder -> holds a runner's source
+	dirHolds := func(dir string) bool {
+		if h, ok := holds[dir]; ok {
+			return h
+		}
+		h := false
+		if ents, err := os.ReadDir(filepath.Join(root, filepath.FromSlash(dir))); err == nil {
+			h = slices.ContainsFunc(ents, func(e os.DirEntry) bool { return !e.IsDir() && src(e.Name()) })
+		}
+		holds[dir] = h
+		return h
+	}
+	return func(rel string) bool {
+		for _, el := range strings.Split(rel, "/") {
+			if strings.HasPrefix(el, ".") {
+				return false
 			}
 		}
-		if dir == "." || dir == "/" {
-			return false
+		// A program the tests may run by its path (bin/greet, no suffix):
+		// the executable bit says it runs, wherever it lies.
+		if fi, err := os.Lstat(filepath.Join(root, filepath.FromSlash(rel))); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {
+			return true
+		}
+		for dir := path.Dir(rel); ; dir = path.Dir(dir) {
+			if dirHolds(dir) {
+				return true
+			}
+			if dir == "." || dir == "/" {
+				return false
+			}
 		}
 	}
 }

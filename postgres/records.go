@@ -477,7 +477,25 @@ const callTokens = `token IN ('agent:claude:judged', 'agent:codex:judged', 'agen
 // collation, as events_calls holds it (bytes, not a locale's order).
 const openCallEventsSQL = `WITH open(id, k) AS (
 	SELECT id, n FROM open_calls WHERE session_id = $1 AND token = $2 AND n > 0
-), judged AS (
+)` + openCallsOfOpenSQL
+
+// walkOpenCallEventsSQL is SQLite's walkOpenCallEventsSQL: the open calls
+// from the events themselves, not the counts open_calls keeps (a gate's
+// read).
+const walkOpenCallEventsSQL = `WITH calls(id, n) AS (
+	SELECT split_part(detail, ' ', 1), count(*) FROM events
+	WHERE session_id = $1 AND ` + callTokens + ` AND token = $2 AND position(' ' in detail) > 1
+	GROUP BY 1
+), open(id, k) AS (
+	SELECT id, k FROM (SELECT id, n - (
+		SELECT count(*) FROM events r WHERE r.session_id = $1 AND r.` + callTokens + ` AND r.token = 'agent:result' AND r.detail COLLATE "C" = $3 || ' ' || calls.id) - (
+		SELECT count(*) FROM events r WHERE r.session_id = $1 AND r.` + callTokens + ` AND r.token = 'agent:unreported' AND r.detail COLLATE "C" = $3 || ' ' || calls.id || ' missing') AS k
+		FROM calls) c WHERE k > 0
+)` + openCallsOfOpenSQL
+
+// openCallsOfOpenSQL is the rest of both: given the open calls (id, k),
+// each one's newest k judgments and its other settlements, in order.
+const openCallsOfOpenSQL = `, judged AS (
 	SELECT e.session_id, e.seq, e.token, e.detail, e.created_at, row_number() OVER (PARTITION BY open.id ORDER BY e.seq DESC) AS rn, open.k
 	FROM open JOIN events e
 		ON e.session_id = $1 AND e.` + callTokens + ` AND e.token = $2 AND e.detail COLLATE "C" > open.id || ' ' AND e.detail COLLATE "C" < open.id || '!'
@@ -493,6 +511,11 @@ ORDER BY 2`
 // (session.Store).
 func (r reader) OpenCallEvents(ctx context.Context, sessionID, judged, agent string) ([]session.Event, error) {
 	return r.queryEvents(ctx, sessionID, openCallEventsSQL, sessionID, judged, agent)
+}
+
+// WalkOpenCallEvents is OpenCallEvents from the events alone (session.Store).
+func (r reader) WalkOpenCallEvents(ctx context.Context, sessionID, judged, agent string) ([]session.Event, error) {
+	return r.queryEvents(ctx, sessionID, walkOpenCallEventsSQL, sessionID, judged, agent)
 }
 
 // hasJudgedCallSQL is SQLite's: the prefix's range of events_calls in its

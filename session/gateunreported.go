@@ -135,10 +135,10 @@ func (e *Engine) UnreportedAtGate(ctx context.Context, sessionID, gate string) (
 	var miss []missing
 	var names, agents []string
 	for _, agent := range reportingAgents {
-		// The agent's open calls only (the store's OpenCallEvents): the
-		// gate read every event of the session, for each agent
-		// (BenchmarkUnreportedAtGate; round 30, c4).
-		evs, err := e.openCallEvents(ctx, sessionID, agent)
+		// The agent's open calls only, walked from the events (not the
+		// counts a Stop reads): the gate read every event of the session,
+		// for each agent (BenchmarkUnreportedAtGate; round 30, c4).
+		evs, err := e.gateOpenCallEvents(ctx, sessionID, agent)
 		if err != nil {
 			return nil, fmt.Errorf("%s: read the judged tool calls: %w", gate, err)
 		}

@@ -40,12 +40,13 @@ func (e *Engine) personsProtectedCommit(ctx context.Context, s *Session, req Hoo
 
 // shellCallPending reports whether a shell call of a coding agent is
 // judged and not yet reported in the session. It reads each agent's open
-// calls only (OpenCallEvents), not every event of the session: a person's
-// commit in a long-lived session (50,000 calls) read them all
-// (round 29, c4; TestShellCallPendingBounded).
+// calls only, walked from the events (WalkOpenCallEvents: the kept counts
+// can be deleted by the agent making the commit), not every event of the
+// session: a person's commit in a long-lived session (50,000 calls) read
+// them all (round 29, c4; TestShellCallPendingBounded).
 func (e *Engine) shellCallPending(ctx context.Context, sessionID string) (bool, error) {
 	for _, agent := range reportingAgents {
-		evs, err := e.openCallEvents(ctx, sessionID, agent)
+		evs, err := e.gateOpenCallEvents(ctx, sessionID, agent)
 		if err != nil {
 			return false, fmt.Errorf("read the session's tool calls: %w", err)
 		}

@@ -27,6 +27,12 @@ func (c *listCounting) OpenCallEvents(ctx context.Context, id, judged, agent str
 	return evs, err
 }
 
+func (c *listCounting) WalkOpenCallEvents(ctx context.Context, id, judged, agent string) ([]session.Event, error) {
+	evs, err := c.Store.WalkOpenCallEvents(ctx, id, judged, agent)
+	c.read += len(evs)
+	return evs, err
+}
+
 // longSession adds n reported shell calls per agent (Claude Code, Codex,
 // Gemini CLI) plus the extra events, one transaction.
 func longSession(t testing.TB, e *env, id string, n int, extra ...*session.Event) {

@@ -65,6 +65,12 @@ type Reader interface {
 	// long session holds thousands of closed calls; they are not read
 	// (an index of the call events, migration 0019).
 	OpenCallEvents(ctx context.Context, sessionID, judged, agent string) ([]Event, error)
+	// WalkOpenCallEvents is OpenCallEvents computed from the events alone,
+	// not from the open calls' counts the store keeps beside them: what a
+	// gate decides on. The counts are not sealed with the events, so an
+	// agent with the database's CLI can delete them without a trace; the
+	// walk grows with the session's call events (BenchmarkUnreportedAtGate).
+	WalkOpenCallEvents(ctx context.Context, sessionID, judged, agent string) ([]Event, error)
 	// HasJudgedCall reports whether the session holds a judged call (token
 	// judged, detail "<id> <tool> ...") of tool whose id starts with
 	// idPrefix, in one search of the call events' index: Copilot's post

@@ -34,6 +34,12 @@ func (c *countingStore) OpenCallEvents(ctx context.Context, sessionID, judged, a
 	return evs, err
 }
 
+func (c *countingStore) WalkOpenCallEvents(ctx context.Context, sessionID, judged, agent string) ([]session.Event, error) {
+	evs, err := c.Store.WalkOpenCallEvents(ctx, sessionID, judged, agent)
+	c.read += len(evs)
+	return evs, err
+}
+
 // TestPostToolUseReadsDoNotGrow: the post-tool hook's two reads of a
 // session's events (ToolInputRewritten, ReportAfterPrompt) read the events
 // of the reported call, not every judged call the session holds: on a

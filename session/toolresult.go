@@ -112,6 +112,15 @@ func (e *Engine) openCallEvents(ctx context.Context, sessionID, agent string) ([
 	return e.Store.OpenCallEvents(ctx, sessionID, judgedToken(agent), agent)
 }
 
+// gateOpenCallEvents are openCallEvents computed from the events alone
+// (the store's WalkOpenCallEvents): what a gate decides on. The hook path
+// (a prompt, a Stop) reads the kept counts, which a lazy agent with the
+// database's CLI can delete; the gate after it still names the call
+// (TestOpenCallsTamperedStillMissingAtGate).
+func (e *Engine) gateOpenCallEvents(ctx context.Context, sessionID, agent string) ([]Event, error) {
+	return e.Store.WalkOpenCallEvents(ctx, sessionID, judgedToken(agent), agent)
+}
+
 // CallTokens are the tokens of the call events: each agent's judged calls,
 // the reports and the settlements (the store indexes them alone).
 var CallTokens = []string{TokenJudgedInput, TokenCodexJudged, TokenGeminiJudged, TokenCursorJudged, TokenCopilotJudged, TokenToolResult, TokenToolUnreported}

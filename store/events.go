@@ -236,7 +236,29 @@ const callTokens = `token IN ('agent:claude:judged', 'agent:codex:judged', 'agen
 // every event by the primary key.
 const openCallEventsSQL = `WITH open(id, k) AS MATERIALIZED (
 	SELECT id, n FROM open_calls WHERE session_id = ?1 AND token = ?2 AND n > 0
-), judged AS (
+)` + openCallsOfOpenSQL
+
+// walkOpenCallEventsSQL is openCallEventsSQL with the open calls computed
+// from the events themselves, not their kept counts: per judged id, its
+// judgments less its reports and missing-settlements (the grouped walk
+// open_calls replaced on the hook path). A gate reads this: open_calls is
+// kept beside the events, unsealed, so a lazy agent with the sqlite3 CLI
+// can delete its rows without writing an event
+// (session.TestOpenCallsTamperedStillMissingAtGate).
+const walkOpenCallEventsSQL = `WITH calls(id, n) AS (
+	SELECT substr(detail, 1, instr(detail, ' ') - 1), count(*) FROM events
+	WHERE session_id = ?1 AND ` + callTokens + ` AND token = ?2 AND instr(detail, ' ') > 1
+	GROUP BY 1
+), open(id, k) AS MATERIALIZED (
+	SELECT id, k FROM (SELECT id, n - (
+		SELECT count(*) FROM events r WHERE r.session_id = ?1 AND r.` + callTokens + ` AND r.token = 'agent:result' AND r.detail = ?3 || ' ' || calls.id) - (
+		SELECT count(*) FROM events r WHERE r.session_id = ?1 AND r.` + callTokens + ` AND r.token = 'agent:unreported' AND r.detail = ?3 || ' ' || calls.id || ' missing') AS k
+		FROM calls) WHERE k > 0
+)` + openCallsOfOpenSQL
+
+// openCallsOfOpenSQL is the rest of both: given the open calls (id, k),
+// each one's newest k judgments and its other settlements, in order.
+const openCallsOfOpenSQL = `, judged AS (
 	SELECT e.session_id, e.seq, e.token, e.detail, e.created_at, row_number() OVER (PARTITION BY open.id ORDER BY e.seq DESC) AS rn, open.k
 	FROM open CROSS JOIN events e
 		ON e.session_id = ?1 AND e.` + callTokens + ` AND e.token = ?2 AND e.detail > open.id || ' ' AND e.detail < open.id || '!'
@@ -254,6 +276,11 @@ ORDER BY 2`
 // decides on, whatever the session's length.
 func (r reader) OpenCallEvents(ctx context.Context, sessionID, judged, agent string) ([]session.Event, error) {
 	return r.queryEvents(ctx, sessionID, openCallEventsSQL, sessionID, judged, agent)
+}
+
+// WalkOpenCallEvents is OpenCallEvents from the events alone (session.Store).
+func (r reader) WalkOpenCallEvents(ctx context.Context, sessionID, judged, agent string) ([]session.Event, error) {
+	return r.queryEvents(ctx, sessionID, walkOpenCallEventsSQL, sessionID, judged, agent)
 }
 
 // hasJudgedCallSQL is HasJudgedCall's search (?1 the session, ?2 the judged

@@ -54,6 +54,15 @@ func TestOpenCallsCountedAgreesWithProbe(t *testing.T) {
 				if !reflect.DeepEqual(got, want) {
 					t.Fatalf("%s, %s: counted %v, probe %v", when, agent, got, want)
 				}
+				// A gate's read (WalkOpenCallEvents, from the events alone)
+				// answers the same.
+				walked, err := db.WalkOpenCallEvents(ctx, sid, "agent:"+agent+":judged", agent)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !reflect.DeepEqual(walked, want) {
+					t.Fatalf("%s, %s: walked %v, probe %v", when, agent, walked, want)
+				}
 			}
 		}
 	}
@@ -88,5 +97,24 @@ func TestOpenCallsCountedAgreesWithProbe(t *testing.T) {
 		if i%15 == 14 {
 			compare(fmt.Sprintf("after the migration and %d events", i+1))
 		}
+	}
+	// The counts deleted, as a lazy agent with sqlite3 could: the counted
+	// read answers nothing, the gate's walk still answers the probe's rows.
+	if _, err := db.writer.ExecContext(ctx, `DELETE FROM open_calls`); err != nil {
+		t.Fatal(err)
+	}
+	lost := 0
+	for _, agent := range agents {
+		judged := "agent:" + agent + ":judged"
+		counted, _ := db.OpenCallEvents(ctx, s.ID, judged, agent)
+		walked, err := db.WalkOpenCallEvents(ctx, s.ID, judged, agent)
+		want, err2 := db.reader.queryEvents(ctx, s.ID, openCallEventsProbeSQL, s.ID, judged, agent)
+		if err != nil || err2 != nil || !reflect.DeepEqual(walked, want) {
+			t.Fatalf("counts deleted, %s: walked %v (%v), probe %v (%v)", agent, walked, err, want, err2)
+		}
+		lost += len(want) - len(counted)
+	}
+	if lost == 0 {
+		t.Fatal("deleting the counts lost no open call: the comparison proved little")
 	}
 }

@@ -119,6 +119,35 @@ func (r *sgRepo) show(id string) map[string]any {
 	return m
 }
 
+// storedToken reports whether a session of the repository holds an event
+// with token. It never fails the test: it is polled from a goroutine
+// (ClaudeOptions.Interrupt), and a read that fails answers false.
+func (r *sgRepo) storedToken(token string) bool {
+	run := func(args ...string) []byte {
+		cmd := exec.Command(filepath.Join(sgBin, "sessiongate"), args...)
+		cmd.Dir = r.dir
+		cmd.Env = append(os.Environ(), r.env...)
+		out, _ := cmd.Output()
+		return out
+	}
+	var list []struct{ ID string }
+	if json.Unmarshal(run("session", "list", "--json"), &list) != nil {
+		return false
+	}
+	for _, s := range list {
+		var show struct{ Events []struct{ Token string } }
+		if json.Unmarshal(run("session", "show", "--json", s.ID), &show) != nil {
+			continue
+		}
+		for _, e := range show.Events {
+			if e.Token == token {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // claude runs the real Claude Code in the repository with sessiongate on
 // PATH and the repository's database.
 func (r *sgRepo) claude(prompt string, opts agenttest.ClaudeOptions) agenttest.ClaudeResult {

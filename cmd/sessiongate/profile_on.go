@@ -10,12 +10,12 @@ import (
 )
 
 // startProfile, in a binary built with -tags sgprofile only, writes a CPU
-// profile of this process to $SESSIONGATE_CPUPROFILE_DIR/<pid>.pprof: the
+// profile of this process to $SGPROF_CPU_DIR/<pid>.pprof: the
 // bench's scenarios run the binary hundreds of times, and its per-call CPU
 // is what CI's time is made of (docs/benchmarks.md, "CI time, round 31").
 // Release builds carry none of it (profile_off.go).
 func startProfile() func() {
-	dir := os.Getenv("SESSIONGATE_CPUPROFILE_DIR")
+	dir := os.Getenv("SGPROF_CPU_DIR")
 	if dir == "" {
 		return func() {}
 	}

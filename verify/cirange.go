@@ -246,7 +246,7 @@ func gitlabRange(ctx context.Context, repo *gitrepo.Repo, getenv func(string) st
 				How: "GitLab merge request !" + getenv("CI_MERGE_REQUEST_IID") + ": the commits of CI_MERGE_REQUEST_SOURCE_BRANCH_SHA not on CI_MERGE_REQUEST_TARGET_BRANCH_SHA (what the merged-results commit lands; not that commit)"}
 		}
 		rg.Branch, rg.DefaultBranch = getenv("CI_MERGE_REQUEST_SOURCE_BRANCH_NAME"), getenv("CI_DEFAULT_BRANCH")
-		return rg, nil
+		return mergeRequestOnDefault(ctx, repo, rg, getenv("CI_DEFAULT_BRANCH")), nil
 	}
 	before := getenv("CI_COMMIT_BEFORE_SHA")
 	if head == "" || before == "" {

@@ -56,3 +56,26 @@ func onDefaultIsTip(ctx context.Context, repo *gitrepo.Repo, rg *Range, def stri
 	}
 	return tipRange(rg.Head, def, fmt.Sprintf("%s; %s is already on the default branch %s", rg.How, shorten.SHA(rg.Head), def))
 }
+
+// mergeRequestOnDefault: a merge request's head already on the default
+// branch is checked as a default-branch build of it (its tip and the
+// --recheck window). A pipeline variable can name a diff base
+// (CI_MERGE_REQUEST_DIFF_BASE_SHA) on a push to main: the hooks-off commit
+// as the base, or as the base and the head, made the range hold nothing
+// of it and exit 0 (TestVerifyAdvGitLabPipelineVariables). A real merge
+// request's head is its source branch's, not yet on the target; one whose
+// source is the default branch itself (main into a release branch) holds
+// commits main's own pipelines checked, and its tip build passes them.
+func mergeRequestOnDefault(ctx context.Context, repo *gitrepo.Repo, rg *Range, def string) *Range {
+	if rg == nil || rg.tipOnly || def == "" {
+		return rg
+	}
+	ref := "refs/remotes/origin/" + def
+	if tip, err := repo.ResolveRev(ctx, ref+"^{commit}"); err != nil || tip == "" {
+		return rg
+	}
+	if on, err := repo.IsAncestor(ctx, rg.Head, ref); err != nil || !on {
+		return rg
+	}
+	return tipRange(rg.Head, def, fmt.Sprintf("%s; %s is already on the default branch %s", rg.How, shorten.SHA(rg.Head), def))
+}

@@ -63,6 +63,13 @@ func TestVerifyAdvGitLabPipelineVariables(t *testing.T) {
 		{"CI_COMMIT_BRANCH set to another branch: the commit on main is checked", w.notrailer,
 			pushMain(w.work2, w.notrailer, "CI_COMMIT_BRANCH=zzz"), 1,
 			[]string{`already on the default branch main`, `(?m)^FAIL .* sneak a change`}},
+		// A diff base named on a push to main (round 31): the hooks-off
+		// commit as base and head made an empty range, "0 commit(s)",
+		// exit 0 on the old code.
+		{"CI_MERGE_REQUEST_DIFF_BASE_SHA set to the pushed commit: the commit on main is checked", w.notrailer,
+			pushMain(w.work2, w.notrailer, "CI_PIPELINE_SOURCE=merge_request_event", "CI_MERGE_REQUEST_IID=9",
+				"CI_MERGE_REQUEST_DIFF_BASE_SHA="+w.notrailer, "CI_MERGE_REQUEST_SOURCE_BRANCH_NAME=main"), 1,
+			[]string{`already on the default branch main`, `(?m)^FAIL .* sneak a change`}},
 	})
 }
 

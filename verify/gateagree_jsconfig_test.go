@@ -30,6 +30,9 @@ func TestGateVerifyAgreeJSConfigs(t *testing.T) {
 	}
 	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
 	t.Setenv("CI", "true")
+	// jest's jest_<n> cache and node's compile cache go to the temp
+	// folder: the test's own, or tmpleak fails the package under CI=true.
+	t.Setenv("TMPDIR", t.TempDir())
 	const greet = "exports.greet = () => 'hello'\n"
 	const greetTest = "const { greet } = require('./greet')\ntest('greet', () => { expect(greet()).toBe('hello') })\n"
 	const padTest = "const { pad } = require('./pad')\ntest('pad', () => { expect(pad('a')).toBe(' a') })\n"

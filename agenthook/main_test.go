@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/sessiongate/sessiongate/internal/testbin"
+	"github.com/sessiongate/sessiongate/internal/testshare"
 	"github.com/sessiongate/sessiongate/internal/tmpleak"
 	"github.com/sessiongate/sessiongate/session"
 	"github.com/sessiongate/sessiongate/store"
@@ -24,6 +25,7 @@ import (
 var binary string
 
 func TestMain(m *testing.M) {
+	testshare.Apply()
 	// A temp folder of the package's own, removed at the end; a leak
 	// fails CI (tmpleak).
 	os.Exit(tmpleak.Run(func() int {

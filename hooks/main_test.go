@@ -14,6 +14,7 @@ import (
 	"github.com/sessiongate/sessiongate/internal/ancestry"
 	"github.com/sessiongate/sessiongate/internal/testbin"
 
+	"github.com/sessiongate/sessiongate/internal/testshare"
 	"github.com/sessiongate/sessiongate/internal/tmpleak"
 )
 
@@ -24,6 +25,7 @@ var binary string
 
 func TestMain(m *testing.M) {
 	flag.Parse()
+	testshare.Apply()
 	// A temp folder of the package's own, removed at the end; a leak
 	// fails CI (tmpleak).
 	os.Exit(tmpleak.Run(func() int {

@@ -19,6 +19,7 @@ import (
 	"testing"
 
 	"github.com/sessiongate/sessiongate/internal/testbin"
+	"github.com/sessiongate/sessiongate/internal/testshare"
 	"github.com/sessiongate/sessiongate/internal/tmpleak"
 	_ "modernc.org/sqlite"
 )
@@ -30,6 +31,7 @@ var binary string
 
 func TestMain(m *testing.M) {
 	flag.Parse()
+	testshare.Apply()
 	// A temp folder of the package's own, removed at the end; a leak
 	// fails CI (tmpleak).
 	os.Exit(tmpleak.Run(func() int { return buildAndRun(m) }))

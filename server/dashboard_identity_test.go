@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/sessiongate/sessiongate/internal/pgtest"
+	"github.com/sessiongate/sessiongate/internal/testshare"
 	"github.com/sessiongate/sessiongate/internal/tmpleak"
 	"github.com/sessiongate/sessiongate/postgres"
 	"github.com/sessiongate/sessiongate/protocolspec"
@@ -27,6 +28,7 @@ import (
 var pgCluster pgtest.Lazy
 
 func TestMain(m *testing.M) {
+	testshare.Apply()
 	// A temp folder of the package's own, removed at the end; a leak
 	// fails CI (tmpleak).
 	os.Exit(tmpleak.Run(func() int { return runTests(m) }))

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/sessiongate/sessiongate/internal/testshare"
 )
 
 // row is one scenario's line in the table.
@@ -106,6 +108,7 @@ func TestCompliance(t *testing.T) {
 			rows[i].sc = sc
 			t.Run(sc.name, func(t *testing.T) {
 				t.Parallel()
+				testshare.Sub(t, sc.name)
 				if sc.needsMarkdownlint() && nodeModules == "" {
 					const msg = "markdownlint-cli2 not found in .ci/node/node_modules (npm ci there, as .ci/run does) or $SESSIONGATE_NODE_MODULES: the real protocols' Quality Checks run it"
 					if os.Getenv("CI") != "" {

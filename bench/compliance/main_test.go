@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/sessiongate/sessiongate/internal/testbin"
+	"github.com/sessiongate/sessiongate/internal/testshare"
 	"github.com/sessiongate/sessiongate/internal/tmpleak"
 )
 
@@ -33,6 +34,8 @@ var (
 
 func TestMain(m *testing.M) {
 	flag.Parse()
+	// TestCompliance shards its 123 scenarios itself.
+	testshare.Apply("TestCompliance")
 	// A temp folder of the package's own, removed at the end; a leak
 	// fails CI (tmpleak).
 	os.Exit(tmpleak.Run(func() int {

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/sessiongate/sessiongate/internal/testbin"
+	"github.com/sessiongate/sessiongate/internal/testshare"
 	"github.com/sessiongate/sessiongate/internal/tmpleak"
 )
 
@@ -28,6 +29,8 @@ var coverDir string
 
 func TestMain(m *testing.M) {
 	flag.Parse()
+	// TestScripts shards its scripts itself.
+	testshare.Apply("TestScripts")
 	// A temp folder of the package's own, removed at the end; a leak
 	// fails CI (tmpleak).
 	os.Exit(tmpleak.Run(func() int { return buildAndRun(m) }))

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/sessiongate/sessiongate/internal/testbin"
+	"github.com/sessiongate/sessiongate/internal/testshare"
 	"github.com/sessiongate/sessiongate/internal/tmpleak"
 )
 
@@ -16,6 +17,7 @@ import (
 var sgBin string
 
 func TestMain(m *testing.M) {
+	testshare.Apply()
 	// A temp folder of the package's own, removed at the end; a leak
 	// fails CI (tmpleak).
 	os.Exit(tmpleak.Run(func() int { return buildAndRun(m) }))

@@ -40,6 +40,7 @@ var unboundedReads = map[string]struct {
 	"internal/release/main.go":            {2, "release tooling, run by a maintainer"},
 	"internal/sqlitetest/sqlitetest.go":   {1, "test helper"},
 	"internal/testbin/testbin.go":         {1, "test helper"},
+	"internal/testshare/testshare.go":     {1, "test helper"},
 	"selfbinary/selfbinary.go":            {2, "sessiongate's own executable"},
 	"store/readonly.go":                   {1, "sessiongate's database file"},
 	"userconfig/userconfig.go":            {2, "the person's config in their home folder, named by sessiongate, not the repository"},

@@ -4,6 +4,7 @@ import (
 	"os"
 	"testing"
 
+	"github.com/sessiongate/sessiongate/internal/testshare"
 	"github.com/sessiongate/sessiongate/internal/tmpleak"
 )
 
@@ -11,5 +12,6 @@ import (
 // at the end; a leak fails CI (tmpleak): the tests run real git, go test
 // and shell scripts that may call mktemp.
 func TestMain(m *testing.M) {
+	testshare.Apply()
 	os.Exit(tmpleak.Run(m.Run))
 }

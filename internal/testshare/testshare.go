@@ -1,4 +1,4 @@
-// Package testshare runs one share of a slow package's tests. The eight
+// Package testshare runs one share of a slow package's tests. The nine
 // packages that start the real binary, git and the agent CLIs hundreds of
 // times take well over CI's 90 minutes together on its 2-core micro-VMs
 // (docs/benchmarks.md, "CI time, round 32"), so .ci/run gives each run one

@@ -90,10 +90,10 @@ func Sub(t testing.TB, name string) {
 
 // Out reports whether the row named name is outside the share in Env,
 // and the reason to skip it with; for tests that are not a testing.TB
-// (testscript's).
+// (testscript's). A run that names its tests (-run, -skip) skips no row.
 func Out(name string) (skip bool, why string, err error) {
 	s, ok, err := FromEnv()
-	if err != nil || !ok || s.In(name) {
+	if err != nil || !ok || s.In(name) || named() {
 		return false, "", err
 	}
 	return true, fmt.Sprintf("not in this run's share (%s=%d/%d; empty runs every test)", Env, s.I, s.K), nil
@@ -115,10 +115,8 @@ func Main(whole ...string) error {
 	if err != nil || !ok {
 		return err
 	}
-	for _, f := range []string{"test.run", "test.skip"} {
-		if fl := flag.Lookup(f); fl != nil && fl.Value.String() != "" {
-			return nil
-		}
+	if named() {
+		return nil
 	}
 	names, err := packageTests(".")
 	if err != nil {
@@ -135,6 +133,17 @@ func Main(whole ...string) error {
 	}
 	fmt.Fprintf(os.Stderr, "testshare: not run here: %s\n", strings.Join(out, " "))
 	return flag.Set("test.skip", "^("+strings.Join(out, "|")+")$")
+}
+
+// named reports whether the run names its tests (-run or -skip): the
+// person asked for those, and gets them whatever the share.
+func named() bool {
+	for _, f := range []string{"test.run", "test.skip"} {
+		if fl := flag.Lookup(f); fl != nil && fl.Value.String() != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // packageTests lists the top-level test functions declared in dir's

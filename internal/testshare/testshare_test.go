@@ -5,6 +5,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -115,6 +116,9 @@ func TestApplyHelper(t *testing.T) {
 // A malformed share is an environment error (exit 2) that names the
 // variable; a good one with -run given leaves the run as asked.
 func TestApply(t *testing.T) {
+	if os.Getenv("TESTSHARE_HELPER") != "" {
+		t.Skip("the helper's own run")
+	}
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
@@ -139,4 +143,42 @@ func TestMain(m *testing.M) {
 		Apply()
 	}
 	os.Exit(m.Run())
+}
+
+// With a share and no -run, the package's tests outside it do not run and
+// those inside do; the share's line names both counts.
+func TestApplySkipsOutsideTests(t *testing.T) {
+	if os.Getenv("TESTSHARE_HELPER") != "" {
+		t.Skip("the helper's own run")
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	names, err := packageTests(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []int{2, 3} {
+		for i := range k {
+			s := Share{i, k}
+			cmd := exec.Command(exe, "-test.v")
+			cmd.Env = append(os.Environ(), "TESTSHARE_HELPER=1", Env+"="+strconv.Itoa(i)+"/"+strconv.Itoa(k), "TESTSHARE_APPLY=1")
+			b, err := cmd.CombinedOutput()
+			out := string(b)
+			if err != nil {
+				t.Fatalf("share %d/%d: %v\n%s", i, k, err, out)
+			}
+			outside := s.Outside(names)
+			if want := "testshare: share " + strconv.Itoa(i) + " of " + strconv.Itoa(k); !strings.Contains(out, want) {
+				t.Errorf("share %d/%d: no %q line:\n%s", i, k, want, out)
+			}
+			for _, n := range names {
+				ran := strings.Contains(out, "=== RUN   "+n+"\n")
+				if slices.Contains(outside, n) == ran {
+					t.Errorf("share %d/%d: %s ran=%v, in share=%v", i, k, n, ran, s.In(n))
+				}
+			}
+		}
+	}
 }

@@ -230,6 +230,12 @@ func TestCodexCopilotProtectedBypasses(t *testing.T) {
 		{"codex shell runs the terminal as a script", "codex", "PreToolUse", codex("Bash", "bash /dev/tty", r.root), true},
 		{"codex shell pipes the terminal into sh", "codex", "PreToolUse", codex("Bash", "cat /dev/tty | sh", r.root), true},
 		{"codex shell copies test output to the terminal", "codex", "PreToolUse", codex("Bash", "go test ./... | tee /dev/tty | tail -3", r.root), false},
+		// Round 33: a push GitLab starts no pipeline for lands its commits
+		// unchecked by verify (CI is the net); the option reaches only the
+		// server, so no git hook sees it.
+		{"codex shell pushes with ci.skip", "codex", "PreToolUse", codex("Bash", "git push -o ci.skip origin main", r.root), true},
+		{"copilot bash sets ci.skip for every push", "copilot", "preToolUse", copilot("bash", map[string]any{"command": "git config push.pushOption ci.skip && git push"}), true},
+		{"codex shell pushes with another push option", "codex", "PreToolUse", codex("Bash", "git push -o merge_request.create origin feat", r.root), false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

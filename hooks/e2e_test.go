@@ -220,7 +220,27 @@ func TestPushBlockedThenAllowed(t *testing.T) {
 	}
 	r.sg(r.root, "session", "evidence", "--session", id, "--phase", "QA_VALIDATION", "--type", "tool_output", "--value", "ok 12 tests")
 	r.sg(r.root, "session", "end", "--session", id, "--summary", "done")
-	if res := r.run(r.root, nil, "git", "push", "-q", "origin", "main"); res.code != 0 {
+	// Round 33: git would send the push with GitLab's ci.skip (config or
+	// -c): no pipeline, so verify never sees it. The remote takes push
+	// options, so only the hook can refuse the push.
+	r.gitIn(remote, "config", "receive.advertisePushOptions", "true")
+	for _, args := range [][]string{
+		{"-c", "push.pushOption=ci.skip", "push", "-q", "origin", "main"},
+		{"push", "-q", "origin", "main"}, // after `git config push.pushOption ci.skip`
+	} {
+		if args[0] == "push" {
+			r.git("config", "--add", "push.pushOption", "ci.skip")
+		}
+		res := r.run(r.root, nil, "git", args...)
+		if res.code == 0 || !strings.Contains(res.err, "gate:    CI") || !strings.Contains(res.err, "ci.skip") {
+			t.Fatalf("git %v: exit %d, want blocked at gate CI naming ci.skip:\n%s", args, res.code, res.err)
+		}
+		if out := r.run(r.root, nil, "git", "ls-remote", remote); strings.Contains(out.out, "refs/heads/main") {
+			t.Fatalf("git %v: the remote got main", args)
+		}
+	}
+	r.git("config", "--unset-all", "push.pushOption")
+	if res := r.run(r.root, nil, "git", "-c", "push.pushOption=merge_request.create", "push", "-q", "origin", "main"); res.code != 0 {
 		t.Fatalf("push after QA: exit %d\n%s", res.code, res.err)
 	}
 	if out := r.run(r.root, nil, "git", "ls-remote", remote); !strings.Contains(out.out, "refs/heads/main") {

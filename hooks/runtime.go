@@ -15,6 +15,7 @@ import (
 	"github.com/sessiongate/sessiongate/internal/ancestry"
 	"github.com/sessiongate/sessiongate/internal/termprogress"
 	"github.com/sessiongate/sessiongate/session"
+	"github.com/sessiongate/sessiongate/shellline"
 	"github.com/sessiongate/sessiongate/stopnote"
 	"github.com/sessiongate/sessiongate/store"
 )
@@ -212,6 +213,11 @@ func (rt *Runtime) Run(ctx context.Context, hook string, args []string) int {
 		req.DeletesOnly = deletesOnly(pushed)
 		if !req.DeletesOnly {
 			rt.foldRecordStops(ctx, db, repo, cfg)
+			// The push options git sends: the config's (a -c reaches the
+			// hook as GIT_CONFIG_PARAMETERS); `push -o` reaches no hook.
+			// get-all exits 1 when there are none.
+			opts, _ := git(ctx, repo.Root(), "config", "--get-all", "push.pushOption")
+			req.CISkip = shellline.CISkipOption(opts)
 		}
 		d, err = eng.PrePush(ctx, req)
 		if err == nil && d.Allowed && !req.DeletesOnly {

@@ -521,6 +521,14 @@ func (e *Engine) agentPreTool(ctx context.Context, bd *AgentBound, root string, 
 				v.Next = "leave git's index flags and filters as they are; commit what you tested"
 				return v, nil
 			}
+			if how := firstOf(lines, shellline.SkipsCI); how != "" {
+				// With or without a session: CI's verify is the net for
+				// every commit the agent pushes, ended session or not.
+				v.Deny, v.Gate = true, "CI"
+				v.Reason = how + ": CI is where `sessiongate verify` checks the pushed commits against the session records; a push that starts no pipeline lands them unchecked"
+				v.Next = "push without the ci.skip option (and leave push.pushOption without it)"
+				return v, nil
+			}
 			if how := firstOf(lines, shellline.GitBypass); how != "" && s != nil && s.Active() {
 				v.Deny, v.Gate = true, "git hooks"
 				v.Reason = how + ": the git hooks are where the session's gates are checked, and a commit that skips them is recorded as a bypass"

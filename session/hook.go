@@ -100,6 +100,10 @@ type HookRequest struct {
 	Bypass string
 	// DeletesOnly is set by pre-push when every pushed ref is a deletion.
 	DeletesOnly bool
+	// CISkip is the push option among push.pushOption's values (git
+	// config, -c included) that makes GitLab run no pipeline for the push,
+	// "" for none; set by pre-push.
+	CISkip string
 	// Who tells who runs git (actor.go), asked only when no session is
 	// usable; nil (or a nil answer) is unknown, held to the protocol like
 	// an agent.
@@ -1079,6 +1083,11 @@ func (e *Engine) PrePush(ctx context.Context, req HookRequest) (*HookDecision, e
 	}
 	if !d.Allowed {
 		// a protected change: no gates to run
+	} else if req.CISkip != "" {
+		// CI's verify is the net under every gate: a push it never sees
+		// lands its commits unchecked, gates passed or not.
+		d.block("CI", "unset it (`git config --unset-all push.pushOption`, or drop the -c) and push again",
+			"git would send this push with the push option "+req.CISkip+" (push.pushOption): GitLab runs no pipeline for it, so `sessiongate verify` never checks the pushed commits")
 	} else if s.State == StateInit {
 		blockInit(d, s, spec, e.naOffer(ctx, s, spec))
 	} else {

@@ -2,8 +2,8 @@
 // tool would run it, without running it: which programs it runs (Calls,
 // Keys), which files it writes (Writes), whether its exit status is a given
 // command's own (ExitIsOwn), and whether it proves nothing (Trivial,
-// QueryOnly) or takes the git hooks away (GitBypass, Unhooks,
-// RunsAgentHook). It needs no session, store or repository, so the agent
+// QueryOnly), takes the git hooks away (GitBypass, Unhooks,
+// RunsAgentHook) or pushes past CI (SkipsCI). It needs no session, store or repository, so the agent
 // hook (run once per tool call) and the transcript readers use it as well
 // as the session engine.
 //

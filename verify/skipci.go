@@ -19,7 +19,8 @@ import (
 // --recheck commits below every skip-marked first-parent commit it holds,
 // again for markers found there. A single skipped push deeper than
 // --recheck still reaches below (where it started is not in git:
-// docs/security.md), and `git push -o ci.skip` leaves no mark at all.
+// docs/security.md), and `git push -o ci.skip` leaves no mark in git (the
+// agent hooks deny it, pre-push blocks its config form: shellline.SkipsCI).
 
 // maxSkipReach bounds the window a chain of markers reaches, in windows:
 // a repository whose release bot marks a commit every few pushes

@@ -318,6 +318,11 @@ func (e *Engine) PreCommit(ctx context.Context, req HookRequest) (*HookDecision,
 		if pvio, err = e.checkProtectedCommit(ctx, d, s, req); err != nil {
 			return nil, err
 		}
+		if d.Allowed {
+			if pvio, err = e.checkCIJob(ctx, d, s, req); err != nil {
+				return nil, err
+			}
+		}
 		if pvio != nil {
 			why, err := e.personsProtectedCommit(ctx, s, req)
 			if err != nil {

@@ -61,6 +61,10 @@ type Repo interface {
 	// file matching one of the root-anchored globs, the sha256 of its staged
 	// content ("" for a staged deletion).
 	StagedProtected(ctx context.Context, patterns []string) (map[string]string, error)
+	// StagedPaths returns each file matching one of the root-anchored
+	// globs whose index entry differs from HEAD's, with whether the index
+	// deleted it.
+	StagedPaths(ctx context.Context, patterns []string) (map[string]bool, error)
 	// CommittedSHA256 returns, for each path, the sha256 of its content in
 	// HEAD ("" when HEAD does not have it); nil when HEAD is unborn.
 	CommittedSHA256(ctx context.Context, paths []string) (map[string]string, error)

@@ -13,6 +13,7 @@ import (
 	"github.com/tailscale/hujson"
 	"gopkg.in/yaml.v3"
 
+	"github.com/sessiongate/sessiongate/cijob"
 	"github.com/sessiongate/sessiongate/gitrepo"
 	"github.com/sessiongate/sessiongate/internal/lazyregexp"
 	"github.com/sessiongate/sessiongate/internal/shorten"
@@ -201,7 +202,7 @@ func (t *protocolTrust) hookConfigs(ctx context.Context, rep *Report, index map[
 	if t == nil || t.bl == nil || t.bl.Rev == "" {
 		return nil // the adoption range: nothing installed to weaken
 	}
-	_, status, err := t.repo.DiffZero(ctx, t.bl.Rev, tip, hookConfigPaths)
+	_, status, err := t.repo.DiffZero(ctx, t.bl.Rev, tip, slices.Concat(hookConfigPaths, ciJobPaths()))
 	if err != nil {
 		return fmt.Errorf("hook configs changed in the range: %w", err)
 	}
@@ -209,18 +210,53 @@ func (t *protocolTrust) hookConfigs(ctx context.Context, rep *Report, index map[
 		if s.Status == "A" || strings.HasPrefix(s.Path, ".husky/_/") {
 			continue // nothing of sessiongate's there at the base
 		}
-		what, err := t.hookWeakened(ctx, s, tip)
+		kind, weakened := "hook config", t.hookWeakened
+		if cijob.Match(s.Path) {
+			kind, weakened = "CI job", t.ciJobWeakened
+		}
+		what, err := weakened(ctx, s, tip)
 		if err != nil {
 			return err
 		}
 		if what == "" {
 			continue
 		}
-		if err := t.flagUnlessSigned(ctx, rep, index, tip, s.Path, what, "hook config"); err != nil {
+		if err := t.flagUnlessSigned(ctx, rep, index, tip, s.Path, what, kind); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// ciJobPaths are cijob's CI files as pathspecs.
+func ciJobPaths() []string {
+	out := make([]string, len(cijob.Patterns))
+	for i, p := range cijob.Patterns {
+		out[i] = ":(glob)" + p
+	}
+	return out
+}
+
+// ciJobWeakened says what the range did to the parts of a CI file that
+// decide whether and how sessiongate runs there (cijob), "" when it kept
+// them. The pre-commit hook refuses such an agent commit; a commit made
+// with the hooks off, or whose verify job still runs after it (a path
+// filter, --recheck 0, an env block), is flagged here, and when the
+// verify job comes from the base (GitHub's pull_request_target or a
+// required workflow, GitLab's CI file in another project) whatever the
+// branch did to its own copy is.
+func (t *protocolTrust) ciJobWeakened(ctx context.Context, s gitrepo.PathChange, tip string) (string, error) {
+	before, err := t.repo.ReadAt(ctx, t.bl.Rev, s.Path)
+	if err != nil {
+		return "", fmt.Errorf("read %s at %s: %w", s.Path, shorten.SHA(t.bl.Rev), err)
+	}
+	after, err := t.repo.ReadAt(ctx, tip, s.Path)
+	if errors.Is(err, gitrepo.ErrNoFile) {
+		after = nil
+	} else if err != nil {
+		return "", fmt.Errorf("read %s at %s: %w", s.Path, shorten.SHA(tip), err)
+	}
+	return cijob.Weakened(before, after), nil
 }
 
 // hookWeakened says what the range did to sessiongate's entries of one

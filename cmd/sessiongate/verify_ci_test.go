@@ -39,6 +39,16 @@ func (w *ciWorld) git(t *testing.T, dir string, args ...string) string {
 	return strings.TrimSpace(string(out))
 }
 
+// gitErr runs git as a coding agent's (Claude Code's CLAUDECODE) and
+// returns its combined output and error: for a commit a hook refuses.
+func (w *ciWorld) gitErr(dir string, args ...string) (string, error) {
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = append(append(os.Environ(), w.env...), "CLAUDECODE=1")
+	out, err := cmd.CombinedOutput()
+	return string(out), err
+}
+
 func (w *ciWorld) sg(t *testing.T, dir string, args ...string) string {
 	t.Helper()
 	code, out, errb := sgBin(t, dir, w.env, args...)

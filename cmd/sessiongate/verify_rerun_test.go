@@ -141,6 +141,21 @@ const preCommitConfig = `repos:
       - id: sessiongate-commit-msg-system
 `
 
+const ciWorkflow = `name: ci
+on: [push, pull_request]
+jobs:
+  verify:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+        with: {fetch-depth: 0}
+      - run: sessiongate verify
+  lint:
+    runs-on: ubuntu-latest
+    steps:
+      - run: golangci-lint run
+`
+
 // TestVerifyHookConfigs: a commit of the range that removes or weakens
 // sessiongate's hooks in a committed hook config fails verify unless a
 // listed signer signed for it (issue 26 item 2.3); honest changes that
@@ -152,6 +167,7 @@ func TestVerifyHookConfigs(t *testing.T) {
 		w.sg(t, w.dev, "install", "--agent", "claude,gemini,cursor,codex,copilot")
 		w.writeFile(t, ".pre-commit-config.yaml", preCommitConfig)
 		w.writeFile(t, ".husky/pre-commit", "sessiongate hook pre-commit\n")
+		w.writeFile(t, ".github/workflows/ci.yml", ciWorkflow)
 	})
 	w := sw.ciWorld
 	for _, f := range []string{".claude/settings.json", ".gemini/settings.json", ".cursor/hooks.json", ".codex/hooks.json", ".github/hooks/sessiongate.json"} {
@@ -226,6 +242,21 @@ func TestVerifyHookConfigs(t *testing.T) {
 			t.Fatal(err)
 		}
 	})
+	// Round 33: the CI job that runs verify. The pre-commit hook refuses
+	// an agent's such commit; made with the hooks off (a BYPASS too), CI
+	// names what it did, and an edit of another job is honest.
+	ciJob := w.branchSession(t, "ci-recheck-zero", func() {
+		w.writeFile(t, ".github/workflows/ci.yml", strings.Replace(ciWorkflow, "sessiongate verify", "sessiongate verify --recheck 0", 1))
+		w.git(t, w.dev, "add", "-A")
+		// As an agent's commit (ciWorld's git is a person's).
+		if out, err := w.gitErr(w.dev, "commit", "-q", "-m", "ci: faster verify"); err == nil || !strings.Contains(out, "gate:    CI") {
+			t.Fatalf("the verify job's edit committed, or not at gate CI: %v\n%s", err, out)
+		}
+		w.git(t, w.dev, "commit", "-q", "--no-verify", "-m", "ci: faster verify")
+	})
+	ciOther := edit("ci-other-job", func() {
+		w.writeFile(t, ".github/workflows/ci.yml", strings.Replace(ciWorkflow, "golangci-lint run", "golangci-lint run --timeout 5m", 1))
+	})
 	// The lead removes the Copilot hooks in a commit signed with a listed key.
 	w.git(t, w.dev, "config", "user.signingkey", filepath.Join(sw.keys, "alice"))
 	signed := w.branchSession(t, "signed-removal", func() {
@@ -249,6 +280,8 @@ func TestVerifyHookConfigs(t *testing.T) {
 		{"pre-commit stage manual", manual, 1, `changes \.pre-commit-config\.yaml: it removes or changes 1 of sessiongate's entries`},
 		{"husky exit 0", exited, 1, `changes \.husky/pre-commit: it changes what turns hooks on or off \(exit 0\)`},
 		{"cursor hooks deleted", deleted, 1, `changes \.cursor/hooks\.json: it deletes it`},
+		{"CI verify job narrowed", ciJob, 1, `CI job: commit [0-9a-f]{12} changes \.github/workflows/ci\.yml: it changes what decides whether and how sessiongate runs there \(jobs\.verify\)`},
+		{"CI: another job edited", ciOther, 0, `OK`},
 		{"removal signed by a listed signer", signed, 0, `hook config: \.github/hooks/sessiongate\.json deletes it.*signed by alice@example\.com, a listed signer`},
 	}
 	for _, c := range cases {

@@ -1,0 +1,227 @@
+// Package cijob reads, in a CI pipeline file, the parts that decide
+// whether and how sessiongate runs there: the jobs whose text names
+// sessiongate (`sessiongate verify`, the action), the jobs and templates
+// they name (GitHub's needs, GitLab's extends and !reference), and the
+// file's settings outside its jobs (triggers and path filters, workflow
+// rules, variables, defaults, includes). CI's verify is the net under
+// every local gate; a lazy agent whose commit CI flags has one edit left
+// that makes CI green: the verify job's. Changed() says which of those
+// parts an edit changed, so a hook can refuse it while honest edits to
+// the file's other jobs go through.
+//
+// It needs no repository: callers read the file's two versions.
+package cijob
+
+import (
+	"encoding/json"
+	"fmt"
+	"path"
+	"slices"
+	"sort"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Patterns are the CI files read, as root-anchored globs: GitHub's
+// workflows and the pipeline files of GitLab, CircleCI, Buildkite, Azure
+// Pipelines, Bitbucket and Travis.
+var Patterns = []string{
+	".github/workflows/*.yml", ".github/workflows/*.yaml",
+	".gitlab-ci.yml", ".circleci/config.yml", ".buildkite/pipeline.yml", ".buildkite/pipeline.yaml",
+	"buildkite.yml", "azure-pipelines.yml", "bitbucket-pipelines.yml", ".travis.yml",
+}
+
+// Match reports whether rel (slashes) is one of Patterns.
+func Match(rel string) bool {
+	for _, p := range Patterns {
+		if ok, _ := path.Match(p, rel); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// free are top-level keys whose change cannot stop or weaken a job:
+// GitHub's display name, GitLab's stage list (a job whose stage is gone
+// makes the pipeline invalid, which is loud).
+var free = map[string]bool{"name": true, "run-name": true, "stages": true}
+
+// jobKeys mark a map as a job (GitLab, Travis, Bitbucket, Buildkite,
+// CircleCI), which is free when it names neither sessiongate nor is
+// named by a job that does.
+var jobKeys = []string{"script", "trigger", "steps", "run", "command", "commands", "extends"}
+
+// Parts returns the file's parts that decide how sessiongate runs, each
+// as canonical JSON by name ("jobs.verify", "on", ".gitlab-base"); none
+// when the file does not name sessiongate. err is a parse error.
+func Parts(b []byte) (map[string]string, error) {
+	parts, _, err := read(b)
+	return parts, err
+}
+
+// read is Parts, with the names of the parts that are settings rather
+// than jobs: a setting added is a change, a job added is not.
+func read(b []byte) (parts map[string]string, settings map[string]bool, err error) {
+	var doc any
+	if err := yaml.Unmarshal(b, &doc); err != nil {
+		return nil, nil, err
+	}
+	root, ok := normalize(doc).(map[string]any)
+	if !ok || !mentions(root, "sessiongate") {
+		return nil, nil, nil
+	}
+	// Jobs live in `jobs:` (GitHub, CircleCI) or at the top (GitLab).
+	jobs := map[string]any{}
+	if m, ok := root["jobs"].(map[string]any); ok {
+		for k, v := range m {
+			jobs["jobs."+k] = v
+		}
+	}
+	parts, settings = map[string]string{}, map[string]bool{}
+	for k, v := range root {
+		if free[k] || k == "jobs" && len(jobs) > 0 {
+			continue
+		}
+		// A GitLab template (.base) counts as a job: it matters when a
+		// kept job names it.
+		if m, ok := v.(map[string]any); ok && (strings.HasPrefix(k, ".") || slices.ContainsFunc(jobKeys, func(j string) bool { _, ok := m[j]; return ok })) {
+			jobs[k] = v
+			continue
+		}
+		parts[k], settings[k] = canon(v), true
+	}
+	// The jobs that name sessiongate, then the jobs and templates those
+	// name by key (needs: build, extends: .base), until none is added.
+	for {
+		added := false
+		for k, v := range jobs {
+			if _, ok := parts[k]; ok {
+				continue
+			}
+			if mentions(v, "sessiongate") || namedBy(parts, strings.TrimPrefix(k, "jobs.")) {
+				parts[k] = canon(v)
+				added = true
+			}
+		}
+		if !added {
+			return parts, settings, nil
+		}
+	}
+}
+
+// Changed lists the parts of before that after lost or changed, sorted;
+// err when after does not parse (a file CI cannot read runs no job). A
+// before that does not parse held nothing to keep.
+func Changed(before, after []byte) ([]string, error) {
+	old, _, err := read(before)
+	if err != nil || len(old) == 0 {
+		return nil, nil
+	}
+	cur, settings, err := read(after)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for k, v := range old {
+		if w, ok := cur[k]; !ok {
+			out = append(out, k+" (removed)")
+		} else if w != v {
+			out = append(out, k)
+		}
+	}
+	for k := range settings {
+		if _, ok := old[k]; !ok {
+			out = append(out, k+" (added)") // a new trigger filter, workflow rule, variable block
+		}
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+// Weakened says in one phrase what an edit of a CI file did to the parts
+// that run sessiongate, "" when it kept them; after == nil is a deletion.
+func Weakened(before, after []byte) string {
+	if after == nil {
+		if old, _ := Parts(before); len(old) > 0 {
+			return "deletes it, and with it the CI job that runs sessiongate"
+		}
+		return ""
+	}
+	changed, err := Changed(before, after)
+	if err != nil {
+		return fmt.Sprintf("leaves it unparsable (%s), so CI runs none of its jobs", firstLine(err.Error()))
+	}
+	if len(changed) == 0 {
+		return ""
+	}
+	return "changes what decides whether and how sessiongate runs there (" + strings.Join(changed, ", ") + ")"
+}
+
+// normalize makes YAML's map[any]any (a file with a non-string key)
+// string-keyed, so canon can print it.
+func normalize(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			x[k] = normalize(e)
+		}
+		return x
+	case map[any]any:
+		m := make(map[string]any, len(x))
+		for k, e := range x {
+			m[fmt.Sprint(k)] = normalize(e)
+		}
+		return m
+	case []any:
+		for i, e := range x {
+			x[i] = normalize(e)
+		}
+	}
+	return v
+}
+
+// canon is v as JSON with sorted keys: comments, quoting, anchors and key
+// order do not count as a change.
+func canon(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprintf("%#v", v) // a value JSON cannot hold (a NaN): still compared
+	}
+	return string(b)
+}
+
+// mentions reports whether word appears in v's keys or string values,
+// case-insensitively.
+func mentions(v any, word string) bool {
+	switch x := v.(type) {
+	case string:
+		return strings.Contains(strings.ToLower(x), word)
+	case map[string]any:
+		for k, e := range x {
+			if strings.Contains(strings.ToLower(k), word) || mentions(e, word) {
+				return true
+			}
+		}
+	case []any:
+		return slices.ContainsFunc(x, func(e any) bool { return mentions(e, word) })
+	}
+	return false
+}
+
+// namedBy reports whether a kept part names key as a whole string (needs:
+// [build], extends: .base, !reference [.base, script]).
+func namedBy(parts map[string]string, key string) bool {
+	q := canon(key)
+	for _, v := range parts {
+		if strings.Contains(v, q) {
+			return true
+		}
+	}
+	return false
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(s, "\n")
+	return s
+}

@@ -1,0 +1,79 @@
+package hooks_test
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const ciWorkflow = `name: ci
+on: [push, pull_request]
+jobs:
+  verify:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+        with: {fetch-depth: 0}
+      - run: sessiongate verify
+  lint:
+    runs-on: ubuntu-latest
+    steps:
+      - run: golangci-lint run
+`
+
+// TestCIJobEditBlocked: with real git and the installed hooks, an agent's
+// commit that makes the CI verify job pass whatever it finds (`|| true`)
+// or deletes the workflow is refused at gate CI and recorded; an edit of
+// the workflow's other job commits.
+func TestCIJobEditBlocked(t *testing.T) {
+	r := newRepo(t)
+	wf := filepath.Join(r.root, ".github", "workflows", "ci.yml")
+	writeFile(t, wf, ciWorkflow)
+	r.git("add", "-A")
+	r.git("commit", "-q", "-m", "ci: verify")
+	r.sg(r.root, "install")
+	id := r.startWorking(r.root)
+	for _, tc := range []struct {
+		name string
+		do   func()
+	}{
+		{"verify made to pass", func() {
+			writeFile(t, wf, strings.Replace(ciWorkflow, "sessiongate verify", "sessiongate verify || true", 1))
+			r.git("add", wf)
+		}},
+		{"path filter on the trigger", func() {
+			writeFile(t, wf, strings.Replace(ciWorkflow, "on: [push, pull_request]", "on:\n  push:\n    paths-ignore: ['src/**']", 1))
+			r.git("add", wf)
+		}},
+		{"workflow deleted", func() { r.git("rm", "-q", wf) }},
+	} {
+		tc.do()
+		res := r.commit(r.root, nil, "-m", "ci: "+tc.name)
+		if res.code == 0 {
+			t.Fatalf("%s: committed", tc.name)
+		}
+		for _, s := range []string{"gate:    CI", ".github/workflows/ci.yml", "sessiongate"} {
+			if !strings.Contains(res.err, s) {
+				t.Errorf("%s: stderr lacks %q:\n%s", tc.name, s, res.err)
+			}
+		}
+		r.git("reset", "-q", "--hard", "HEAD")
+	}
+	out := r.sg(r.root, "session", "status", "--session", id, "--json")
+	if !strings.Contains(out, "CI job") || !strings.Contains(out, "PROTECTED_CHANGE") {
+		t.Errorf("no PROTECTED_CHANGE for the CI job recorded:\n%s", out)
+	}
+	// Honest: the lint job made stricter commits.
+	writeFile(t, wf, strings.Replace(ciWorkflow, "golangci-lint run", "golangci-lint run --timeout 5m", 1))
+	r.git("add", wf)
+	if res := r.commit(r.root, nil, "-m", "ci: lint timeout"); res.code != 0 {
+		t.Fatalf("an edit of another job was refused: exit %d\n%s", res.code, res.err)
+	}
+	// A person's commit of the same change is theirs to make.
+	r.asPerson()
+	writeFile(t, wf, strings.Replace(ciWorkflow, "sessiongate verify", "sessiongate verify --rerun", 1))
+	r.git("add", wf)
+	if res := r.commit(r.root, nil, "-m", "ci: rerun the gates"); res.code != 0 || !strings.Contains(res.err, "the commit is a person's") {
+		t.Fatalf("a person's change of the verify job: exit %d\n%s", res.code, res.err)
+	}
+}

@@ -1,0 +1,84 @@
+package session
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/sessiongate/sessiongate/cijob"
+)
+
+// CIJobStep is the next step when a commit changes the CI job that runs
+// sessiongate.
+const CIJobStep = "leave the CI job that runs sessiongate as it is (`git restore --staged --worktree FILE` undoes it); a person commits such a change"
+
+// checkCIJob blocks a session's commit whose staged CI files change what
+// decides whether and how sessiongate runs in CI (cijob): the verify job,
+// the jobs and templates it names, the file's triggers and settings. CI's
+// verify is the net under every local gate, and once CI flags its commit
+// a lazy agent's shortest way to green is that job's edit (`|| true`,
+// `continue-on-error`, a path filter, the step deleted). Its other jobs
+// stay the agent's to edit. The violation is recorded once per distinct
+// change, as a protected change's is.
+func (e *Engine) checkCIJob(ctx context.Context, d *HookDecision, s *Session, req HookRequest) (*Violation, error) {
+	repo := req.Repo
+	staged, err := repo.StagedPaths(ctx, cijob.Patterns)
+	if err != nil || len(staged) == 0 {
+		return nil, err
+	}
+	head, _, err := repo.Head(ctx)
+	if err != nil || head == "" {
+		return nil, err // a first commit weakens nothing that ran
+	}
+	var msgs []string
+	for _, p := range slices.Sorted(maps.Keys(staged)) {
+		ok, err := repo.ExistsAt(ctx, head, p)
+		if err != nil {
+			return nil, fmt.Errorf("CI file %s at HEAD: %w", p, err)
+		}
+		if !ok {
+			continue // a new file: no job of its ran before
+		}
+		before, err := repo.ReadAt(ctx, head, p)
+		if err != nil {
+			return nil, fmt.Errorf("CI file %s at HEAD: %w", p, err)
+		}
+		var after []byte // nil: a staged deletion
+		if !staged[p] {
+			if after, err = repo.ReadAt(ctx, "", p); err != nil { // the index's copy
+				return nil, fmt.Errorf("staged CI file %s: %w", p, err)
+			}
+		}
+		if what := cijob.Weakened(before, after); what != "" {
+			msgs = append(msgs, p+" "+what)
+		}
+	}
+	if len(msgs) == 0 {
+		return nil, nil
+	}
+	why := "the commit changes the CI job that runs sessiongate, CI's check of every commit against the session records: " + strings.Join(msgs, "; ")
+	if a := req.actor(); a.Person() {
+		// A person's commit, with no agent shell call running: theirs
+		// to make (the change is not a session's file, as the protocol
+		// is, so there is nothing to accept first).
+		if running, err := e.shellCallPending(ctx, s.ID); err != nil {
+			return nil, err
+		} else if !running {
+			d.Warnings = append(d.Warnings, fmt.Sprintf("%s; allowed: the commit is a person's (%s), not recorded against session %s", why, a.Via, s.ID))
+			return nil, nil
+		}
+	}
+	d.block("CI", CIJobStep, why)
+	msg := truncate(why, 1000)
+	vs, err := e.Store.ListViolations(ctx, ViolationFilter{SessionID: s.ID, Code: CodeProtectedChange, Limit: 50})
+	if err != nil {
+		return nil, fmt.Errorf("load violations: %w", err)
+	}
+	if slices.ContainsFunc(vs, func(v Violation) bool { return v.Message == msg }) {
+		return nil, nil
+	}
+	return &Violation{SessionID: s.ID, RepoID: s.RepoID, Phase: s.Phase, Requirement: "CI job", Severity: SeverityHigh,
+		Code: CodeProtectedChange, Window: WindowSession, Message: msg, CreatedAt: e.now()}, nil
+}

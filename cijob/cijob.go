@@ -9,18 +9,24 @@
 // parts an edit changed, so a hook can refuse it while honest edits to
 // the file's other jobs go through.
 //
-// It needs no repository: callers read the file's two versions.
+// Parts, Changed and Weakened need no repository (callers read the
+// file's two versions); InTree reads a work tree.
 package cijob
 
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
+	"os"
 	"path"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/sessiongate/sessiongate/internal/boundedread"
 )
 
 // Patterns are the CI files read, as root-anchored globs: GitHub's
@@ -224,4 +230,105 @@ func namedBy(parts map[string]string, key string) bool {
 func firstLine(s string) string {
 	s, _, _ = strings.Cut(s, "\n")
 	return s
+}
+
+// scriptExt are the extensions of a script a job names by path.
+var scriptExt = []string{".sh", ".bash", ".py", ".js", ".mjs", ".cjs", ".ts", ".rb", ".pl", ".ps1"}
+
+// LocalFiles lists, sorted, the repository files the parts that run
+// sessiongate run from the work tree: a local action (`uses:
+// ./.github/actions/x`, as "x/**") and a script named by path in a step
+// (`./scripts/verify.sh`, `bash ci/verify.sh`). A branch that edits one
+// changes what the verify job does without touching the CI file:
+// `sessiongate init` puts them under protected_paths and `doctor` warns
+// about those that are not. Words with a variable, a glob or a scheme,
+// absolute paths and paths that leave the repository are not files of it.
+func LocalFiles(b []byte) []string {
+	parts, _, err := read(b)
+	if err != nil || len(parts) == 0 {
+		return nil
+	}
+	seen := map[string]bool{}
+	add := func(p string) {
+		p = path.Clean(p)
+		if p == "." || p == ".." || strings.HasPrefix(p, "../") || path.IsAbs(p) {
+			return
+		}
+		seen[p] = true
+	}
+	for _, js := range parts {
+		var v any
+		if json.Unmarshal([]byte(js), &v) != nil {
+			continue
+		}
+		walkStrings(v, "", func(key, s string) {
+			if key == "uses" {
+				if rest, ok := strings.CutPrefix(s, "./"); ok && !strings.ContainsAny(rest, "@$*?[") {
+					add(strings.TrimSuffix(rest, "/") + "/**")
+				}
+				return
+			}
+			for _, w := range strings.Fields(s) {
+				w = strings.Trim(w, `"';()`)
+				if w == "" || strings.ContainsAny(w, "$*?[{}~`=:") || strings.Contains(w, "...") || strings.HasPrefix(w, "-") {
+					continue
+				}
+				if rest, ok := strings.CutPrefix(w, "./"); ok && rest != "" {
+					add(rest)
+				} else if strings.Contains(w, "/") && slices.Contains(scriptExt, path.Ext(w)) {
+					add(w)
+				}
+			}
+		})
+	}
+	return slices.Sorted(maps.Keys(seen))
+}
+
+// walkStrings calls fn with each string in v and the map key it sits
+// under ("" in a list at the top).
+func walkStrings(v any, key string, fn func(key, s string)) {
+	switch x := v.(type) {
+	case string:
+		fn(key, x)
+	case map[string]any:
+		for k, e := range x {
+			walkStrings(e, k, fn)
+		}
+	case []any:
+		for _, e := range x {
+			walkStrings(e, key, fn)
+		}
+	}
+}
+
+// InTree reads the work tree's CI files under root (Patterns): the files
+// that name sessiongate, and LocalFiles of each that exist there (an
+// action folder, as "x/**", when the folder does).
+func InTree(root string) (named, local []string) {
+	seen := map[string]bool{}
+	for _, p := range Patterns {
+		matches, _ := filepath.Glob(filepath.Join(root, filepath.FromSlash(p)))
+		sort.Strings(matches)
+		for _, m := range matches {
+			rel, err := filepath.Rel(root, m)
+			if err != nil {
+				continue
+			}
+			rel = filepath.ToSlash(rel)
+			b, err := boundedread.InRoot(root, rel, boundedread.DefaultLimit)
+			if err != nil {
+				continue
+			}
+			if parts, _ := Parts(b); len(parts) == 0 {
+				continue
+			}
+			named = append(named, rel)
+			for _, f := range LocalFiles(b) {
+				if _, err := os.Stat(filepath.Join(root, filepath.FromSlash(strings.TrimSuffix(f, "/**")))); err == nil {
+					seen[f] = true
+				}
+			}
+		}
+	}
+	return named, slices.Sorted(maps.Keys(seen))
 }

@@ -149,3 +149,38 @@ func TestWeakened(t *testing.T) {
 		}
 	}
 }
+
+func TestLocalFiles(t *testing.T) {
+	const wf = `on: [pull_request]
+jobs:
+  build:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: ./.github/actions/setup-go
+      - run: go test ./...
+  verify:
+    needs: build
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+      - uses: ./.github/actions/install-sessiongate/
+      - run: |
+          ./scripts/fetch-records.sh "$GITHUB_BASE_REF"
+          bash ci/verify.sh --strict
+          sessiongate verify --format github > "$RUNNER_TEMP/out.txt"
+          python3 tools/../../escape.py
+      - run: /usr/local/bin/check.sh
+  lint:
+    runs-on: ubuntu-latest
+    steps:
+      - run: ./scripts/lint.sh
+`
+	got := strings.Join(LocalFiles([]byte(wf)), " ")
+	want := ".github/actions/install-sessiongate/** .github/actions/setup-go/** ci/verify.sh scripts/fetch-records.sh"
+	if got != want {
+		t.Errorf("LocalFiles = %q\nwant          %q", got, want)
+	}
+	if f := LocalFiles([]byte("jobs:\n  a:\n    steps: [{run: ./x.sh}]\n")); f != nil {
+		t.Errorf("a file without sessiongate: %q", f)
+	}
+}

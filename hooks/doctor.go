@@ -12,8 +12,10 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/sessiongate/sessiongate/cijob"
 	"github.com/sessiongate/sessiongate/config"
 	"github.com/sessiongate/sessiongate/gitrepo"
+	"github.com/sessiongate/sessiongate/protect"
 	"github.com/sessiongate/sessiongate/protocolspec"
 	"github.com/sessiongate/sessiongate/session"
 	"github.com/sessiongate/sessiongate/store"
@@ -99,6 +101,7 @@ func Doctor(ctx context.Context, o DoctorOptions) []Finding {
 	out = append(out, doctorRecords(ctx, loc, cfg)...)
 	out = append(out, doctorDB(ctx, o, getenv, loc, cfg)...)
 	out = append(out, doctorProtocol(o, getenv, loc, cfg)...)
+	out = append(out, doctorCI(loc.Root, cfg))
 
 	for _, c := range MCPClients {
 		cmd, exists, err := mcpEntry(loc.Root, c)
@@ -120,6 +123,29 @@ func Doctor(ctx context.Context, o DoctorOptions) []Finding {
 	}
 	out = append(out, doctorAgents(loc.Root, o.Binary, getenv)...)
 	return out
+}
+
+// doctorCI checks that a CI file runs sessiongate and that what its job
+// runs from the work tree (a local action, a script) is protected: an
+// agent's edit of either turns CI green without touching the CI file.
+func doctorCI(root string, cfg *config.Config) Finding {
+	named, local := cijob.InTree(root)
+	if len(named) == 0 {
+		return Finding{"ci", Warn, "no CI file (" + strings.Join(cijob.Patterns, ", ") + ") runs sessiongate: commits made with the hooks off reach the default branch unchecked",
+			"add `sessiongate verify` to CI: action.yml (GitHub) or ci/gitlab/sessiongate-verify.gitlab-ci.yml (docs/policy.md)"}
+	}
+	patterns := protect.Paths("", cfg.Protocol, cfg.ProtectedPaths)
+	var open []string
+	for _, f := range local {
+		if !slices.Contains(cfg.ProtectedPaths, f) && !protect.Match(patterns, f) {
+			open = append(open, f)
+		}
+	}
+	if len(open) > 0 {
+		return Finding{"ci", Warn, strings.Join(named, ", ") + " runs sessiongate, and its job runs " + strings.Join(open, ", ") + " from the work tree, which no protected_paths entry covers: an agent's edit of it changes what the job does",
+			"add to protected_paths in sessiongate.yaml: " + strings.Join(open, ", ")}
+	}
+	return Finding{"ci", OK, strings.Join(named, ", ") + " runs sessiongate", ""}
 }
 
 // doctorAgents checks each agent's hook config and that the command it

@@ -16,6 +16,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/sessiongate/sessiongate/cijob"
 	"github.com/sessiongate/sessiongate/config"
 	"github.com/sessiongate/sessiongate/gitenv"
 	"github.com/sessiongate/sessiongate/gitrepo"
@@ -110,10 +111,17 @@ refused under a coding agent: adopting the protocol is a person's act.`,
 			}
 			tc := config.ResolvePytest(config.DetectTestCommand(root), os.Getenv("PATH"))
 			defBranch := initDefaultBranch(c.Context(), r)
-			if err := writeNew(cfgPath, configFor(rel, spec, tc.Command, defBranch)); err != nil {
+			ciNamed, ciLocal := cijob.InTree(root)
+			if err := writeNew(cfgPath, withProtectedPaths(configFor(rel, spec, tc.Command, defBranch), ciLocal)); err != nil {
 				return usage(err)
 			}
 			fmt.Fprintf(w, "wrote %s (protocol: %s)\n", cfgPath, rel)
+			switch {
+			case len(ciLocal) > 0:
+				fmt.Fprintf(w, "protected_paths: %s, what the CI job that runs sessiongate (%s) runs from the work tree: an agent's change to them is a protected change\n", strings.Join(ciLocal, ", "), strings.Join(ciNamed, ", "))
+			case len(ciNamed) == 0:
+				fmt.Fprintln(w, "note: no CI file runs sessiongate: commits made with the hooks off reach the default branch unchecked; add `sessiongate verify` to CI (docs/policy.md)")
+			}
 			if _, ok := spec.Phase("QA_VALIDATION"); ok {
 				if tc.Command != "" {
 					fmt.Fprintf(w, "QA_VALIDATION runs %q (found %s): sessiongate runs it at that gate and before each push, and an observed run must be of it; change commands: in sessiongate.yaml if that is not how this project tests\n", tc.Command, tc.From)
@@ -257,6 +265,26 @@ func configFor(rel string, spec *protocolspec.Spec, testCmd, defBranch string) [
 			[]byte("\ncommands:\n  QA_VALIDATION: "+yamlString(testCmd)+"   # found by sessiongate init\n"), 1)
 	}
 	return out
+}
+
+// withProtectedPaths appends protected_paths to a config init writes: the
+// files the CI job that runs sessiongate runs from the work tree
+// (cijob.LocalFiles), which the agent could otherwise edit to make that
+// job pass without touching the CI file.
+func withProtectedPaths(cfg []byte, paths []string) []byte {
+	if len(paths) == 0 {
+		return cfg
+	}
+	var b bytes.Buffer
+	b.Write(cfg)
+	if !bytes.HasSuffix(cfg, []byte("\n")) {
+		b.WriteByte('\n')
+	}
+	b.WriteString("\n# What the CI job that runs sessiongate runs from the work tree (found by\n# sessiongate init): an agent's change to it is a protected change.\nprotected_paths:\n")
+	for _, p := range paths {
+		b.WriteString("  - " + yamlString(p) + "\n")
+	}
+	return b.Bytes()
 }
 
 // initDefaultBranch is the branch init pins as default_branch: what

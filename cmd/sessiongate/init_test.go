@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -293,6 +295,62 @@ func TestInitSetsTheTestCommand(t *testing.T) {
 			// lint says it too, for the phase whose command it is.
 			if _, lint, _ := sg(t, "", "protocol", "lint"); strings.Contains(tc.name, "CI") != strings.Contains(lint, "warning: QA_VALIDATION: the CI gives "+strconv.Quote(tc.want)+" up to 20m0s") {
 				t.Errorf("protocol lint's timeout warning, for %s: %s", tc.name, lint)
+			}
+		})
+	}
+}
+
+// TestInitProtectsWhatTheVerifyJobRuns (round 33): the local action and
+// the script the CI job that runs sessiongate runs from the work tree go
+// under protected_paths, so an agent's edit of them (`exit 0` in
+// scripts/verify.sh) is a protected change; another job's script does not,
+// and without a CI file that runs sessiongate init says so.
+func TestInitProtectsWhatTheVerifyJobRuns(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		files map[string]string
+		want  []string
+		says  string
+	}{
+		{"a local action and a script", map[string]string{
+			".github/workflows/ci.yml":         "on: [pull_request]\njobs:\n  verify:\n    steps:\n      - uses: ./.github/actions/setup\n      - run: ./scripts/verify.sh\n      - run: sessiongate verify\n  lint:\n    steps:\n      - run: ./scripts/lint.sh\n",
+			".github/actions/setup/action.yml": "runs: {using: composite, steps: []}\n",
+			"scripts/verify.sh":                "#!/bin/sh\n",
+			"scripts/lint.sh":                  "#!/bin/sh\n",
+		}, []string{".github/actions/setup/**", "scripts/verify.sh"}, "protected_paths: .github/actions/setup/**, scripts/verify.sh"},
+		{"a script that is not there", map[string]string{
+			".gitlab-ci.yml": "verify:\n  script:\n    - bash ci/verify.sh\n    - sessiongate verify\n",
+		}, nil, ""},
+		{"no CI runs sessiongate", map[string]string{".github/workflows/ci.yml": "jobs:\n  t:\n    steps:\n      - run: ./scripts/test.sh\n", "scripts/test.sh": "#!/bin/sh\n"}, nil, "no CI file runs sessiongate"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := repoDir(t)
+			for name, body := range tc.files {
+				if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			code, out, stderr := sg(t, "", "init")
+			if code != 0 {
+				t.Fatalf("init: %d %s", code, stderr)
+			}
+			cfg, err := config.Load(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(cfg.ProtectedPaths, tc.want) {
+				t.Errorf("protected_paths = %q, want %q", cfg.ProtectedPaths, tc.want)
+			}
+			if tc.says != "" && !strings.Contains(out, tc.says) {
+				t.Errorf("init does not say %q:\n%s", tc.says, out)
+			}
+			// doctor agrees: nothing left open after init.
+			_, doc, _ := sg(t, "", "doctor")
+			if tc.want != nil && !regexp.MustCompile(`(?m)^ok\s+ci\s`).MatchString(doc) {
+				t.Errorf("doctor after init:\n%s", doc)
 			}
 		})
 	}

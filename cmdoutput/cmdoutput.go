@@ -74,6 +74,9 @@ func NothingChecked(c protocolspec.Check, out []byte) (reason, tool string) {
 	if rakeTestSilent(c.Arg, out) {
 		return "rake test printed no test runner's summary: its test task ran no test file", TestFilter
 	}
+	if goal := testrun.MakeIdle(out); goal != "" && testrun.RanNoTests(out) {
+		return "make ran no recipe for " + strconv.Quote(goal) + ": it says the target is up to date, so no test ran (a file or folder named " + goal + " exists and the Makefile does not declare .PHONY: " + goal + ")", MakeIdle
+	}
 	if testrun.RanNoTests(out) {
 		// A filter matched no test: -run or -k in the command, or in
 		// the environment the gate ran in (GOFLAGS, PYTEST_ADDOPTS).
@@ -81,6 +84,10 @@ func NothingChecked(c protocolspec.Check, out []byte) (reason, tool string) {
 	}
 	return "", ""
 }
+
+// MakeIdle is NothingChecked's tool for a make goal that ran no recipe
+// and no test: never a skip either.
+const MakeIdle = "make idle"
 
 // TestFilter is NothingChecked's tool for a test run whose filter matched
 // no test: unlike a repository without tests, that is never a skip.

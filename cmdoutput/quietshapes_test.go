@@ -72,3 +72,50 @@ func TestNothingCheckedRealPytest(t *testing.T) {
 		}
 	}
 }
+
+// TestNothingCheckedRealMake runs GNU make (lazy pass 33): a folder named
+// like a target the Makefile does not mark .PHONY makes `make test` exit
+// 0 saying "'test' is up to date", no test run; the same Makefile with
+// .PHONY, or without the folder, runs its recipe.
+func TestNothingCheckedRealMake(t *testing.T) {
+	mk, err := exec.LookPath("make")
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("make is required under CI=true: %v", err)
+		}
+		t.Skip("make not found: install make to run the real-output test")
+	}
+	const recipe = "test:\n\t@echo 'Ran 2 tests in 0.001s'\n\t@echo OK\n"
+	for _, c := range []struct {
+		name, makefile string
+		folder         bool
+		tool           string
+	}{
+		{"a test/ folder, no .PHONY", recipe, true, MakeIdle},
+		{"a test/ folder, .PHONY", ".PHONY: test\n" + recipe, true, ""},
+		{"no folder", recipe, false, ""},
+		{"no recipe at all", "all:\ntest: all\n", false, MakeIdle},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			if err := os.WriteFile(filepath.Join(dir, "Makefile"), []byte(c.makefile), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if c.folder {
+				if err := os.MkdirAll(filepath.Join(dir, "test", "fixtures"), 0o755); err != nil {
+					t.Fatal(err)
+				}
+			}
+			cmd := exec.Command(mk, "test")
+			cmd.Dir = dir
+			cmd.Env = append(os.Environ(), "LC_ALL=C")
+			out, err := cmd.CombinedOutput()
+			if err != nil {
+				t.Fatalf("make test: %v\n%s", err, out)
+			}
+			if _, tool := NothingChecked(protocolspec.Check{Kind: protocolspec.CheckCommand, Arg: "make test"}, out); tool != c.tool {
+				t.Errorf("NothingChecked tool %q, want %q\n%s", tool, c.tool, out)
+			}
+		})
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -45,6 +46,18 @@ func makeTestTarget(b []byte, target string) bool {
 		rest = strings.TrimLeft(rest, " \t")
 		if ok && strings.HasPrefix(rest, ":") && !strings.HasPrefix(rest, ":=") {
 			return true
+		}
+	}
+	return false
+}
+
+// makePhony reports a .PHONY line naming target.
+func makePhony(b []byte, target string) bool {
+	for _, l := range strings.Split(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(strings.TrimSpace(l), ".PHONY"); ok {
+			if rest = strings.TrimLeft(rest, " \t"); strings.HasPrefix(rest, ":") && slices.Contains(strings.Fields(rest[1:]), target) {
+				return true
+			}
 		}
 	}
 	return false
@@ -107,7 +120,13 @@ func DetectTestCommand(root string) TestCommand {
 		}
 		for _, target := range []string{"test", "check"} {
 			if makeTestTarget(b, target) {
-				return TestCommand{Command: "make " + target, From: "the " + name + "'s " + target + " target"}
+				tc := TestCommand{Command: "make " + target, From: "the " + name + "'s " + target + " target"}
+				if _, err := os.Stat(filepath.Join(root, target)); err == nil && !makePhony(b, target) {
+					// make then says "'test' is up to date" and runs
+					// nothing; the gate fails that as no test run.
+					tc.Warning = "a file or folder named " + target + " exists and " + name + " does not declare .PHONY: " + target + ": `make " + target + "` runs no recipe there, and the QA gate fails a run that ran no test; add `.PHONY: " + target + "` to " + name
+				}
+				return tc
 			}
 		}
 		break

@@ -24,6 +24,9 @@ func nothingCheckedStatus(ctx context.Context, env gateEnv, reason, tool string)
 			}
 		}
 	}
+	if tool == cmdoutput.MakeIdle {
+		return StatusFail, reason + ": make the target run its recipe (declare it .PHONY, or move what is named like it)"
+	}
 	if tool == cmdoutput.TestFilter {
 		return StatusFail, reason + ": run the tests without the filter"
 	}

@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"bytes"
 	"strings"
+
+	"github.com/sessiongate/sessiongate/internal/lazyregexp"
 )
 
 // RanNoTests reports output in which a test runner says its filter
@@ -42,7 +44,28 @@ func RanNoTests(out []byte) bool {
 	if goOK > 0 {
 		return goEmpty == goOK
 	}
-	return goWarned || zeroSummaryOnly(out)
+	return goWarned || zeroSummaryOnly(out) || MakeIdle(out) != "" && !someSummary().Match(out)
+}
+
+// makeIdle matches GNU make's line for a goal it had nothing to do for:
+// "make: 'test' is up to date." (a file or folder named test exists and
+// the Makefile does not mark the target .PHONY: `mkdir test/fixtures`
+// made `make test` a no-op that exits 0, lazy pass 33) or "make: Nothing
+// to be done for 'test'." (no recipe, nothing remade); older makes quote
+// with a backquote.
+var makeIdle = lazyregexp.New("(?m)^g?make(?:\\[\\d+\\])?: (?:[`'‘](.+?)['’] is up to date|Nothing to be done for [`'‘](.+?)['’])\\.\\s*$")
+
+// MakeIdle names the first goal make says it ran no recipe for, "" for
+// none.
+func MakeIdle(out []byte) string {
+	m := makeIdle.FindSubmatch(out)
+	if m == nil {
+		return ""
+	}
+	if len(m[1]) > 0 {
+		return string(m[1])
+	}
+	return string(m[2])
 }
 
 // stripANSI drops colour escapes (ESC [ ... letter): a runner writing to

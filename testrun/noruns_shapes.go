@@ -19,7 +19,7 @@ var (
 	// monorepo line (`go test ./... && npm test`) whose one suite is
 	// empty still tested the rest.
 	someSummary = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?m)^\s*(?:[1-9]\d* runs?, |[1-9]\d* examples?, |[1-9]\d* tests?, \d+ failures?|OK \([1-9]|Tests: [1-9]|[#ℹ] tests [1-9]|ok\s)|\b[1-9]\d* passed\b`)
+		return regexp.MustCompile(`(?m)^\s*(?:[1-9]\d* runs?, |[1-9]\d* examples?, |[1-9]\d* tests?, \d+ failures?|OK \([1-9]|Ran [1-9]\d* tests? in |Tests: [1-9]|[#ℹ] tests [1-9]|ok\s)|\b[1-9]\d* passed\b`)
 	})
 )
 

@@ -8,6 +8,14 @@ func TestRanNoTests(t *testing.T) {
 		none bool
 	}{
 		{"ok  \tx/a\t0.003s [no tests to run]\n?   \tx/b\t[no test files]\n", true},
+		// Lazy pass 33: a folder named like a non-.PHONY target.
+		{"make: 'test' is up to date.\n", true},
+		{"make: `test' is up to date.\n", true},
+		{"make: Nothing to be done for 'check'.\n", true},
+		{"make[1]: Entering directory '/w/sub'\nmake[1]: 'test' is up to date.\nmake[1]: Leaving directory '/w/sub'\n", true},
+		{"golangci-lint run\nmake: 'test' is up to date.\n", true}, // make lint test: the tests did not run
+		{"python3 -m unittest\n...\nRan 3 tests in 0.001s\n\nOK\nmake: Nothing to be done for 'all'.\n", false},
+		{"make: 'app' is up to date.\ngo test ./...\nok  \tx/a\t0.1s\n", false},
 		{"testing: warning: no tests to run\nPASS\nok  \tx/a\t0.002s [no tests to run]\n", true},
 		{"ok  \tx/a\t0.003s\nok  \tx/c\t0.003s [no tests to run]\n", false},
 		// go test -v -run X ./...: X ran in x/a, and x/b warns.

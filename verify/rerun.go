@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sessiongate/sessiongate/cmdoutput"
 	"github.com/sessiongate/sessiongate/cmdsplice"
 	"github.com/sessiongate/sessiongate/gateenv"
 	"github.com/sessiongate/sessiongate/gitrepo"
@@ -183,6 +184,15 @@ func Rerun(ctx context.Context, repo *gitrepo.Repo, bl *Baseline, head string, t
 			}
 			if timedOut {
 				buf.WriteString(fmt.Sprintf("\n(timed out after %s)", to))
+			}
+		}
+		// A pass that ran no test is none, as at the gate: a test filter
+		// that matched nothing, a make goal with nothing to do (a folder
+		// named like a non-.PHONY target, lazy pass 33).
+		if c.Status == "ok" {
+			if reason, tool := cmdoutput.NothingChecked(protocolspec.Check{Arg: c.Command}, buf.Bytes()); tool == cmdoutput.TestFilter || tool == cmdoutput.MakeIdle {
+				c.Status = "fail"
+				c.Note = strings.TrimPrefix(c.Note+"; "+reason, "; ")
 			}
 		}
 		c.Output = tail(buf.String(), 20)

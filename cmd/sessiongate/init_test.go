@@ -253,6 +253,8 @@ func TestInitSetsTheTestCommand(t *testing.T) {
 			".github/workflows/ci.yml": "jobs:\n  t:\n    timeout-minutes: 20\n    steps:\n      - run: uv run pytest -x\n"}, "uv run pytest -x"},
 		// Pass 27 c5: a task runner's recipe, and GitLab's job timeout.
 		{"a justfile", map[string]string{"justfile": "test:\n    go test ./...\n", "go.mod": "module x\n", "x_test.go": "package x\n"}, "just test"},
+		// Lazy pass 33: a folder named like the target runs nothing.
+		{"make test beside a test folder", map[string]string{"Makefile": "test:\n\tgo test ./...\n", "test/fixtures/a.txt": "a\n"}, "make test"},
 		{"a Taskfile under the CI's GitLab job", map[string]string{"Taskfile.yml": "version: '3'\ntasks:\n  test:\n    cmds:\n      - go test ./...\n",
 			".gitlab-ci.yml": "test:\n  timeout: 20m\n  script:\n    - task test\n"}, "task test"},
 	} {
@@ -288,6 +290,9 @@ func TestInitSetsTheTestCommand(t *testing.T) {
 			}
 			if code, lint, stderr := sg(t, "", "protocol", "lint"); code != 0 || strings.Contains(lint, note) != (tc.want == "") {
 				t.Errorf("protocol lint (exit %d %s) on a QA phase without a test command, for %s: %s", code, stderr, tc.name, lint)
+			}
+			if strings.Contains(tc.name, "test folder") != strings.Contains(out, "warning: a file or folder named test exists and Makefile does not declare .PHONY: test") {
+				t.Errorf("init's .PHONY warning, for %s: %s", tc.name, out)
 			}
 			if strings.Contains(tc.name, "CI") != strings.Contains(out, "warning: the CI gives that step up to 20m0s") {
 				t.Errorf("init's timeout warning, for %s: %s", tc.name, out)

@@ -55,6 +55,11 @@ func pyCodeReplaced(file string, was, now []byte, layout *PyLayout) string {
 		}
 		for _, part := range pySplitTop(st.text, ';') {
 			part = strings.TrimSpace(part)
+			if isNew {
+				if what := pyFrameworkPatched(part, st, binds); what != "" {
+					return "adds " + quoteShort(part) + " " + where(st) + ": it replaces the test framework's " + what + " before the tests run, so their assertions no longer check what they say"
+				}
+			}
 			why := pyReplacesIn(part, st, binds, owns, patchers)
 			if why != "" && st.setup {
 				// A set-up patching a collaborator of the code under test

@@ -1,6 +1,8 @@
 package testrun
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/sessiongate/sessiongate/internal/lazyregexp"
@@ -70,3 +72,36 @@ var (
 	// setattr(OBJ.PATH, "NAME", ...)
 	pySetattrRE = lazyregexp.New(`^setattr\(\s*([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)\s*,\s*['"]([A-Za-z_]\w*)['"]`)
 )
+
+// pyRunnerModules are the test runners' own modules: a copy of one at the
+// repository root is what `python -m unittest` (or -m pytest) imports, the
+// root being first on sys.path, instead of the installed runner.
+var pyRunnerModules = map[string]bool{"unittest": true, "pytest": true, "_pytest": true, "pluggy": true, "nose2": true, "doctest": true, "unittest2": true}
+
+// pyRunnerShadow says why a file added at the repository root stands in
+// for a test runner (`unittest/__main__.py` printing "Ran 3 tests ... OK":
+// lazy pass 33 committed it beside broken code, and `make test`, running
+// `python3 -m unittest discover`, passed), "" when it does not. Only a
+// file the session added counts: the runner's own repository is not
+// policed by its tests.
+func pyRunnerShadow(f string) string {
+	mod, _, _ := strings.Cut(f, "/")
+	if f == mod {
+		mod = strings.TrimSuffix(mod, ".py")
+		if mod == f {
+			return ""
+		}
+	} else if !strings.HasSuffix(f, ".py") {
+		return ""
+	}
+	if !pyRunnerModules[mod] {
+		return ""
+	}
+	return "adds " + f + " at the repository root: `python -m " + mod + "` (and any import of " + mod + " from there) runs it instead of the installed test runner, so the run reports what it prints"
+}
+
+// fileExists reports whether rel is a file in the work tree at root.
+func fileExists(root, rel string) bool {
+	st, err := os.Lstat(filepath.Join(root, filepath.FromSlash(rel)))
+	return err == nil && !st.IsDir()
+}

@@ -111,3 +111,14 @@ func TestPyCodeReplaced(t *testing.T) {
 		}
 	}
 }
+
+func TestPyRunnerShadow(t *testing.T) {
+	for f, want := range map[string]bool{
+		"unittest/__main__.py": true, "unittest/__init__.py": true, "pytest.py": true, "_pytest/python.py": true, "pytest/__init__.py": true,
+		"tests/unittest/__init__.py": false, "src/pytest/__init__.py": false, "unittest.md": false, "greet/__init__.py": false, "unittest": false, "test/__init__.py": false,
+	} {
+		if got := pyRunnerShadow(f) != ""; got != want {
+			t.Errorf("pyRunnerShadow(%q) = %v, want %v", f, got, want)
+		}
+	}
+}

@@ -107,6 +107,9 @@ func SkipsAddedRangeHelpers(changed []RangeFile, pkg, helperPkgs map[string][]by
 		if f.Now == nil {
 			continue // deleted: no skip added
 		}
+		if why := pyRunnerShadow(f.Path); why != "" && !f.Existed {
+			out[f.Path] = append(out[f.Path], why)
+		}
 		k := FileKind(f.Path)
 		if k == "py" || k == "conftest" || k == "" && PyImportedByDiscovery(f.Path) {
 			was := f.Was

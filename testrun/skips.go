@@ -301,6 +301,13 @@ func SkipsAddedIn(ctx context.Context, repo Repo, start string, env LookupEnv) (
 		return py
 	}
 	for _, f := range changed {
+		if why := pyRunnerShadow(f); why != "" {
+			if existed, err := repo.ExistsAt(ctx, start, f); err != nil {
+				return nil, fmt.Errorf("look up %s at the start commit: %w", f, err)
+			} else if !existed && fileExists(repo.Root(), f) {
+				out = append(out, f+": "+why)
+			}
+		}
 		k := FileKind(f)
 		if k == "" && PyImportedByDiscovery(f) {
 			k = "pyinit" // a test folder's __init__.py: read for exits only

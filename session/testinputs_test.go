@@ -246,7 +246,10 @@ func TestQACommandBesideATestFolder(t *testing.T) {
 			e := newEnv(t, qaProtocol)
 			e.engine.Config.Commands = map[string]string{"QA_VALIDATION": "make test"}
 			e.commitFile("greet.txt", "hello\n")
-			e.commitFile("Makefile", "test:\n\tsh test/run.sh\n")
+			// .PHONY: without it make says "'test' is up to date" beside
+			// the folder and runs nothing, which the gate fails (lazy
+			// pass 33); this test's Makefile never ran test/run.sh before.
+			e.commitFile("Makefile", ".PHONY: test\ntest:\n\tsh test/run.sh\n")
 			e.commitFile("test/run.sh", run)
 			id := e.start("QA by make test beside test/")
 			e.evidence(id, "CONTEXT_RETRIEVAL", session.EvidenceToolOutput, "README: run the tests")

@@ -62,19 +62,27 @@ var jobKeys = []string{"script", "trigger", "steps", "run", "command", "commands
 // as canonical JSON by name ("jobs.verify", "on", ".gitlab-base"); none
 // when the file does not name sessiongate. err is a parse error.
 func Parts(b []byte) (map[string]string, error) {
-	parts, _, err := read(b)
+	parts, _, err := read(b, nil)
+	return parts, err
+}
+
+// PartsIn is Parts for a file of the tree rd reads, where a job that runs
+// sessiongate through a local file or make goal (refs.go) counts too.
+func PartsIn(b []byte, rd Reader) (map[string]string, error) {
+	parts, _, err := read(b, runners(b, rd, maxDepth))
 	return parts, err
 }
 
 // read is Parts, with the names of the parts that are settings rather
-// than jobs: a setting added is a change, a job added is not.
-func read(b []byte) (parts map[string]string, settings map[string]bool, err error) {
+// than jobs: a setting added is a change, a job added is not. A job that
+// runs one of the refs in run names sessiongate.
+func read(b []byte, run map[string]bool) (parts map[string]string, settings map[string]bool, err error) {
 	var doc any
 	if err := yaml.Unmarshal(b, &doc); err != nil {
 		return nil, nil, err
 	}
 	root, ok := normalize(doc).(map[string]any)
-	if !ok || !mentions(root, "sessiongate") {
+	if !ok || !runsAny(root, run) {
 		return nil, nil, nil
 	}
 	// Jobs live in `jobs:` (GitHub, CircleCI) or at the top (GitLab).
@@ -105,7 +113,7 @@ func read(b []byte) (parts map[string]string, settings map[string]bool, err erro
 			if _, ok := parts[k]; ok {
 				continue
 			}
-			if mentions(v, "sessiongate") || namedBy(parts, strings.TrimPrefix(k, "jobs.")) {
+			if runsAny(v, run) || namedBy(parts, strings.TrimPrefix(k, "jobs.")) {
 				parts[k] = canon(v)
 				added = true
 			}
@@ -118,13 +126,15 @@ func read(b []byte) (parts map[string]string, settings map[string]bool, err erro
 
 // Changed lists the parts of before that after lost or changed, sorted;
 // err when after does not parse (a file CI cannot read runs no job). A
-// before that does not parse held nothing to keep.
-func Changed(before, after []byte) ([]string, error) {
-	old, _, err := read(before)
+// before that does not parse held nothing to keep. rd reads before's
+// tree (nil: only jobs that name sessiongate count).
+func Changed(before, after []byte, rd Reader) ([]string, error) {
+	run := runners(before, rd, maxDepth)
+	old, _, err := read(before, run)
 	if err != nil || len(old) == 0 {
 		return nil, nil
 	}
-	cur, settings, err := read(after)
+	cur, settings, err := read(after, run)
 	if err != nil {
 		return nil, err
 	}
@@ -147,14 +157,15 @@ func Changed(before, after []byte) ([]string, error) {
 
 // Weakened says in one phrase what an edit of a CI file did to the parts
 // that run sessiongate, "" when it kept them; after == nil is a deletion.
-func Weakened(before, after []byte) string {
+// rd reads before's tree, as for Changed.
+func Weakened(before, after []byte, rd Reader) string {
 	if after == nil {
-		if old, _ := Parts(before); len(old) > 0 {
+		if old, _ := PartsIn(before, rd); len(old) > 0 {
 			return "deletes it, and with it the CI job that runs sessiongate"
 		}
 		return ""
 	}
-	changed, err := Changed(before, after)
+	changed, err := Changed(before, after, rd)
 	if err != nil {
 		return fmt.Sprintf("leaves it unparsable (%s), so CI runs none of its jobs", firstLine(err.Error()))
 	}
@@ -243,8 +254,8 @@ var scriptExt = []string{".sh", ".bash", ".py", ".js", ".mjs", ".cjs", ".ts", ".
 // `sessiongate init` puts them under protected_paths and `doctor` warns
 // about those that are not. Words with a variable, a glob or a scheme,
 // absolute paths and paths that leave the repository are not files of it.
-func LocalFiles(b []byte) []string {
-	parts, _, err := read(b)
+func LocalFiles(b []byte, rd Reader) []string {
+	parts, _, err := read(b, runners(b, rd, maxDepth))
 	if err != nil || len(parts) == 0 {
 		return nil
 	}
@@ -268,16 +279,8 @@ func LocalFiles(b []byte) []string {
 				}
 				return
 			}
-			for _, w := range strings.Fields(s) {
-				w = strings.Trim(w, `"';()`)
-				if w == "" || strings.ContainsAny(w, "$*?[{}~`=:") || strings.Contains(w, "...") || strings.HasPrefix(w, "-") {
-					continue
-				}
-				if rest, ok := strings.CutPrefix(w, "./"); ok && rest != "" {
-					add(rest)
-				} else if strings.Contains(w, "/") && slices.Contains(scriptExt, path.Ext(w)) {
-					add(w)
-				}
+			for _, w := range scriptWords(s) {
+				add(w)
 			}
 		})
 	}
@@ -302,9 +305,15 @@ func walkStrings(v any, key string, fn func(key, s string)) {
 }
 
 // InTree reads the work tree's CI files under root (Patterns): the files
-// that name sessiongate, and LocalFiles of each that exist there (an
-// action folder, as "x/**", when the folder does).
+// that run sessiongate, and the files of the tree those run it through:
+// LocalFiles of each (an action folder, as "x/**", when the folder
+// does) and the YAML files they include or call outside Patterns (a
+// GitLab include, ci/verify.yml).
 func InTree(root string) (named, local []string) {
+	rd := func(rel string) ([]byte, bool) {
+		b, err := boundedread.InRoot(root, rel, boundedread.DefaultLimit)
+		return b, err == nil
+	}
 	seen := map[string]bool{}
 	for _, p := range Patterns {
 		matches, _ := filepath.Glob(filepath.Join(root, filepath.FromSlash(p)))
@@ -315,15 +324,24 @@ func InTree(root string) (named, local []string) {
 				continue
 			}
 			rel = filepath.ToSlash(rel)
-			b, err := boundedread.InRoot(root, rel, boundedread.DefaultLimit)
-			if err != nil {
+			b, ok := rd(rel)
+			if !ok {
 				continue
 			}
-			if parts, _ := Parts(b); len(parts) == 0 {
+			if parts, _ := PartsIn(b, rd); len(parts) == 0 {
 				continue
 			}
 			named = append(named, rel)
-			for _, f := range LocalFiles(b) {
+			local := LocalFiles(b, rd)
+			for _, f := range CalleesOf(b, rd).YAML {
+				if !Match(f) && path.Base(f) != "action.yml" && path.Base(f) != "action.yaml" {
+					seen[f] = true
+				}
+				if sub, ok := rd(f); ok {
+					local = append(local, LocalFiles(sub, rd)...)
+				}
+			}
+			for _, f := range local {
 				if _, err := os.Stat(filepath.Join(root, filepath.FromSlash(strings.TrimSuffix(f, "/**")))); err == nil {
 					seen[f] = true
 				}

@@ -65,7 +65,7 @@ func TestChanged(t *testing.T) {
 		{"comment and quoting only", edit("      - run: sessiongate verify\n", "      # the net\n      - run: \"sessiongate verify\"\n"), ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := Changed([]byte(workflow), []byte(tc.after))
+			got, err := Changed([]byte(workflow), []byte(tc.after), nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -119,7 +119,7 @@ verify:
 			if !strings.Contains(project, tc.old) {
 				t.Fatalf("project lacks %q", tc.old)
 			}
-			got, err := Changed([]byte(project), []byte(strings.Replace(project, tc.old, tc.new, 1)))
+			got, err := Changed([]byte(project), []byte(strings.Replace(project, tc.old, tc.new, 1)), nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -131,16 +131,16 @@ verify:
 }
 
 func TestWeakened(t *testing.T) {
-	if w := Weakened([]byte(workflow), nil); !strings.Contains(w, "deletes it") {
+	if w := Weakened([]byte(workflow), nil, nil); !strings.Contains(w, "deletes it") {
 		t.Errorf("deleted: %q", w)
 	}
-	if w := Weakened([]byte(workflow), []byte("jobs: [unclosed\n")); !strings.Contains(w, "unparsable") {
+	if w := Weakened([]byte(workflow), []byte("jobs: [unclosed\n"), nil); !strings.Contains(w, "unparsable") {
 		t.Errorf("unparsable: %q", w)
 	}
-	if w := Weakened([]byte("jobs:\n  a:\n    steps: [{run: make}]\n"), nil); w != "" {
+	if w := Weakened([]byte("jobs:\n  a:\n    steps: [{run: make}]\n"), nil, nil); w != "" {
 		t.Errorf("a workflow without sessiongate deleted: %q", w)
 	}
-	if w := Weakened([]byte(workflow), []byte(workflow+"# note\n")); w != "" {
+	if w := Weakened([]byte(workflow), []byte(workflow+"# note\n"), nil); w != "" {
 		t.Errorf("unchanged: %q", w)
 	}
 	for rel, want := range map[string]bool{".github/workflows/ci.yml": true, ".gitlab-ci.yml": true, ".github/workflows/sub/x.yml": false, "ci.yml": false} {
@@ -175,12 +175,12 @@ jobs:
     steps:
       - run: ./scripts/lint.sh
 `
-	got := strings.Join(LocalFiles([]byte(wf)), " ")
+	got := strings.Join(LocalFiles([]byte(wf), nil), " ")
 	want := ".github/actions/install-sessiongate/** .github/actions/setup-go/** ci/verify.sh scripts/fetch-records.sh"
 	if got != want {
 		t.Errorf("LocalFiles = %q\nwant          %q", got, want)
 	}
-	if f := LocalFiles([]byte("jobs:\n  a:\n    steps: [{run: ./x.sh}]\n")); f != nil {
+	if f := LocalFiles([]byte("jobs:\n  a:\n    steps: [{run: ./x.sh}]\n"), nil); f != nil {
 		t.Errorf("a file without sessiongate: %q", f)
 	}
 }

@@ -6,12 +6,15 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/sessiongate/sessiongate/gitenv"
 	"github.com/sessiongate/sessiongate/internal/boundedread"
+	"github.com/sessiongate/sessiongate/internal/shorten"
+	"github.com/sessiongate/sessiongate/protect"
 )
 
 // WorkTreeTree writes the tree a commit of every tracked file would hold
@@ -136,4 +139,39 @@ func (r *Repo) TreeNames(ctx context.Context, rev string, needles []string) (boo
 		return false, fmt.Errorf("git grep in %s: %w", rev, err)
 	}
 	return true, nil
+}
+
+// FilesAt lists the files of commit rev that match one of the
+// root-anchored globs (protect.Match), reading only the folders the globs
+// name.
+func (r *Repo) FilesAt(ctx context.Context, rev string, patterns []string) ([]string, error) {
+	if strings.HasPrefix(rev, "-") || rev == "" {
+		return nil, fmt.Errorf("bad revision %q", rev)
+	}
+	var dirs []string
+	for _, p := range patterns {
+		d := p
+		if strings.ContainsAny(p, "*?[") {
+			d = path.Dir(p)
+		}
+		if d == "." || strings.ContainsAny(d, "*?[") {
+			dirs = nil // a glob at the root: the whole tree
+			break
+		}
+		if !slices.Contains(dirs, d) {
+			dirs = append(dirs, d)
+		}
+	}
+	args := append([]string{"ls-tree", "-r", "-z", "--name-only", "--full-tree", rev, "--"}, dirs...)
+	out, err := gitenv.Command(ctx, r.root, []string{"GIT_LITERAL_PATHSPECS=1"}, args...).Output()
+	if err != nil {
+		return nil, fmt.Errorf("list files of %s: %w", shorten.SHA(rev), err)
+	}
+	var files []string
+	for _, f := range splitZ(out) {
+		if protect.Match(patterns, f) {
+			files = append(files, f)
+		}
+	}
+	return files, nil
 }

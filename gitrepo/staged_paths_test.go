@@ -75,3 +75,28 @@ func TestStagedPaths(t *testing.T) {
 		})
 	}
 }
+
+// TestFilesAt: the CI files of a commit, read from the globs' folders only,
+// matching as protect.Match does (a subfolder's file is not a workflow).
+func TestFilesAt(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	gittest.Git(t, dir, "init", "-q")
+	for _, f := range []string{".github/workflows/ci.yml", ".github/workflows/sub/x.yml", ".github/workflows/run.sh", ".gitlab-ci.yml", "Makefile", "docs/.gitlab-ci.yml"} {
+		write(t, dir, f, "x\n")
+	}
+	gittest.Git(t, dir, "add", "-A")
+	gittest.Git(t, dir, "commit", "-q", "-m", "base")
+	r, err := Open(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	head, _, _ := r.Head(ctx)
+	got, err := r.FilesAt(ctx, head, []string{".github/workflows/*.yml", ".gitlab-ci.yml", ".circleci/config.yml"})
+	if err != nil || strings.Join(got, " ") != ".github/workflows/ci.yml .gitlab-ci.yml" {
+		t.Errorf("FilesAt = %q, %v", got, err)
+	}
+	if got, err := r.FilesAt(ctx, head, []string{"*file"}); err != nil || strings.Join(got, " ") != "Makefile" {
+		t.Errorf("a root glob reads the whole tree: %q, %v", got, err)
+	}
+}

@@ -24,7 +24,7 @@ const CIJobStep = "leave the CI job that runs sessiongate as it is (`git restore
 // change, as a protected change's is.
 func (e *Engine) checkCIJob(ctx context.Context, d *HookDecision, s *Session, req HookRequest) (*Violation, error) {
 	repo := req.Repo
-	staged, err := repo.StagedPaths(ctx, cijob.Patterns)
+	staged, err := repo.StagedPaths(ctx, ciJobFiles)
 	if err != nil || len(staged) == 0 {
 		return nil, err
 	}
@@ -32,7 +32,14 @@ func (e *Engine) checkCIJob(ctx context.Context, d *HookDecision, s *Session, re
 	if err != nil || head == "" {
 		return nil, err // a first commit weakens nothing that ran
 	}
+	// rd reads HEAD's tree: the workflow a job calls, the Makefile whose
+	// goal it runs (cijob/refs.go).
+	rd := func(rel string) ([]byte, bool) {
+		b, err := repo.ReadAt(ctx, head, rel)
+		return b, err == nil
+	}
 	var msgs []string
+	var goals map[string][]string // Makefile -> goals CI runs sessiongate through; read once
 	for _, p := range slices.Sorted(maps.Keys(staged)) {
 		ok, err := repo.ExistsAt(ctx, head, p)
 		if err != nil {
@@ -51,7 +58,18 @@ func (e *Engine) checkCIJob(ctx context.Context, d *HookDecision, s *Session, re
 				return nil, fmt.Errorf("staged CI file %s: %w", p, err)
 			}
 		}
-		if what := cijob.Weakened(before, after); what != "" {
+		if cijob.Match(p) {
+			if what := cijob.Weakened(before, after, rd); what != "" {
+				msgs = append(msgs, p+" "+what)
+			}
+			continue
+		}
+		if goals == nil {
+			if goals, err = ciMakeGoals(ctx, repo, head, rd); err != nil {
+				return nil, err
+			}
+		}
+		if what := cijob.MakeWeakened(before, after, goals[p]); what != "" && len(goals[p]) > 0 {
 			msgs = append(msgs, p+" "+what)
 		}
 	}
@@ -81,4 +99,29 @@ func (e *Engine) checkCIJob(ctx context.Context, d *HookDecision, s *Session, re
 	}
 	return &Violation{SessionID: s.ID, RepoID: s.RepoID, Phase: s.Phase, Requirement: "CI job", Severity: SeverityHigh,
 		Code: CodeProtectedChange, Window: WindowSession, Message: msg, CreatedAt: e.now()}, nil
+}
+
+// ciJobFiles are the staged files checkCIJob reads: the CI files and the
+// root Makefile (a job's `make verify`). verify reads a Makefile in any
+// folder; here a folder's would cost pre-commit a git process.
+var ciJobFiles = slices.Concat(cijob.Patterns, cijob.Makefiles)
+
+// ciMakeGoals lists, by Makefile, the make goals through which HEAD's CI
+// files run sessiongate.
+func ciMakeGoals(ctx context.Context, repo Repo, head string, rd cijob.Reader) (map[string][]string, error) {
+	files, err := repo.FilesAt(ctx, head, cijob.Patterns)
+	if err != nil {
+		return nil, fmt.Errorf("CI files at HEAD: %w", err)
+	}
+	goals := map[string][]string{}
+	for _, f := range files {
+		b, ok := rd(f)
+		if !ok {
+			continue
+		}
+		for mf, gs := range cijob.CalleesOf(b, rd).Make {
+			goals[mf] = append(goals[mf], gs...)
+		}
+	}
+	return goals, nil
 }

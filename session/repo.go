@@ -65,6 +65,9 @@ type Repo interface {
 	// globs whose index entry differs from HEAD's, with whether the index
 	// deleted it.
 	StagedPaths(ctx context.Context, patterns []string) (map[string]bool, error)
+	// FilesAt lists the files of commit rev matching one of the
+	// root-anchored globs.
+	FilesAt(ctx context.Context, rev string, patterns []string) ([]string, error)
 	// CommittedSHA256 returns, for each path, the sha256 of its content in
 	// HEAD ("" when HEAD does not have it); nil when HEAD is unborn.
 	CommittedSHA256(ctx context.Context, paths []string) (map[string]string, error)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"path"
 	"slices"
 	"sort"
@@ -202,7 +203,15 @@ func (t *protocolTrust) hookConfigs(ctx context.Context, rep *Report, index map[
 	if t == nil || t.bl == nil || t.bl.Rev == "" {
 		return nil // the adoption range: nothing installed to weaken
 	}
-	_, status, err := t.repo.DiffZero(ctx, t.bl.Rev, tip, slices.Concat(hookConfigPaths, ciJobPaths()))
+	callees, err := t.ciCallees(ctx)
+	if err != nil {
+		return err
+	}
+	paths := slices.Concat(hookConfigPaths, ciJobPaths())
+	for _, p := range slices.Concat(callees.YAML, slices.Collect(maps.Keys(callees.Make))) {
+		paths = append(paths, ":(literal)"+p)
+	}
+	_, status, err := t.repo.DiffZero(ctx, t.bl.Rev, tip, paths)
 	if err != nil {
 		return fmt.Errorf("hook configs changed in the range: %w", err)
 	}
@@ -211,8 +220,14 @@ func (t *protocolTrust) hookConfigs(ctx context.Context, rep *Report, index map[
 			continue // nothing of sessiongate's there at the base
 		}
 		kind, weakened := "hook config", t.hookWeakened
-		if cijob.Match(s.Path) {
+		switch goals, isMake := callees.Make[s.Path]; {
+		case cijob.Match(s.Path) || slices.Contains(callees.YAML, s.Path):
 			kind, weakened = "CI job", t.ciJobWeakened
+		case isMake:
+			kind = "CI job"
+			weakened = func(ctx context.Context, s gitrepo.PathChange, tip string) (string, error) {
+				return t.makeWeakened(ctx, s, tip, goals)
+			}
 		}
 		what, err := weakened(ctx, s, tip)
 		if err != nil {
@@ -256,7 +271,59 @@ func (t *protocolTrust) ciJobWeakened(ctx context.Context, s gitrepo.PathChange,
 	} else if err != nil {
 		return "", fmt.Errorf("read %s at %s: %w", s.Path, shorten.SHA(tip), err)
 	}
-	return cijob.Weakened(before, after), nil
+	return cijob.Weakened(before, after, t.readBase(ctx)), nil
+}
+
+// readBase reads the base's tree, for cijob.
+func (t *protocolTrust) readBase(ctx context.Context) cijob.Reader {
+	return func(rel string) ([]byte, bool) {
+		b, err := t.repo.ReadAt(ctx, t.bl.Rev, rel)
+		return b, err == nil
+	}
+}
+
+// ciCallees lists the files beyond the CI files through which the base's
+// CI jobs run sessiongate: included and called workflows, and Makefiles
+// with the goals (cijob.CalleesOf).
+func (t *protocolTrust) ciCallees(ctx context.Context) (cijob.Callees, error) {
+	out := cijob.Callees{Make: map[string][]string{}}
+	files, err := t.repo.FilesAt(ctx, t.bl.Rev, cijob.Patterns)
+	if err != nil {
+		return out, fmt.Errorf("CI files at the base: %w", err)
+	}
+	rd := t.readBase(ctx)
+	for _, f := range files {
+		b, ok := rd(f)
+		if !ok {
+			continue
+		}
+		c := cijob.CalleesOf(b, rd)
+		for _, y := range c.YAML {
+			if !cijob.Match(y) && !slices.Contains(out.YAML, y) {
+				out.YAML = append(out.YAML, y)
+			}
+		}
+		for mf, gs := range c.Make {
+			out.Make[mf] = append(out.Make[mf], gs...)
+		}
+	}
+	return out, nil
+}
+
+// makeWeakened says what the range did to the rules of the make goals the
+// base's CI jobs run sessiongate through.
+func (t *protocolTrust) makeWeakened(ctx context.Context, s gitrepo.PathChange, tip string, goals []string) (string, error) {
+	before, err := t.repo.ReadAt(ctx, t.bl.Rev, s.Path)
+	if err != nil {
+		return "", fmt.Errorf("read %s at %s: %w", s.Path, shorten.SHA(t.bl.Rev), err)
+	}
+	after, err := t.repo.ReadAt(ctx, tip, s.Path)
+	if errors.Is(err, gitrepo.ErrNoFile) {
+		after = nil
+	} else if err != nil {
+		return "", fmt.Errorf("read %s at %s: %w", s.Path, shorten.SHA(tip), err)
+	}
+	return cijob.MakeWeakened(before, after, goals), nil
 }
 
 // hookWeakened says what the range did to sessiongate's entries of one

@@ -323,6 +323,11 @@ func TestInitProtectsWhatTheVerifyJobRuns(t *testing.T) {
 			"scripts/verify.sh":                "#!/bin/sh\n",
 			"scripts/lint.sh":                  "#!/bin/sh\n",
 		}, []string{".github/actions/setup/**", "scripts/verify.sh"}, "protected_paths: .github/actions/setup/**, scripts/verify.sh"},
+		{"a GitLab include that runs it, and its script", map[string]string{
+			".gitlab-ci.yml": "include:\n  - local: ci/verify.yml\ntest:\n  script: [make test]\n",
+			"ci/verify.yml":  "verify:\n  script: [./ci/verify.sh]\n",
+			"ci/verify.sh":   "#!/bin/sh\nexec sessiongate verify\n",
+		}, []string{"ci/verify.sh", "ci/verify.yml"}, "protected_paths: ci/verify.sh, ci/verify.yml"},
 		{"a script that is not there", map[string]string{
 			".gitlab-ci.yml": "verify:\n  script:\n    - bash ci/verify.sh\n    - sessiongate verify\n",
 		}, nil, ""},

@@ -156,6 +156,10 @@ jobs:
       - run: golangci-lint run
 `
 
+// ciMakefile's gates goal runs sessiongate for gates.yml, which does not
+// name it.
+const ciMakefile = ".PHONY: gates vet\ngates:\n\tsessiongate verify\nvet:\n\tgo vet ./...\n"
+
 // TestVerifyHookConfigs: a commit of the range that removes or weakens
 // sessiongate's hooks in a committed hook config fails verify unless a
 // listed signer signed for it (issue 26 item 2.3); honest changes that
@@ -168,6 +172,10 @@ func TestVerifyHookConfigs(t *testing.T) {
 		w.writeFile(t, ".pre-commit-config.yaml", preCommitConfig)
 		w.writeFile(t, ".husky/pre-commit", "sessiongate hook pre-commit\n")
 		w.writeFile(t, ".github/workflows/ci.yml", ciWorkflow)
+		// Round 34: a second net reached through the tree, not named in
+		// its CI file: a make goal.
+		w.writeFile(t, ".github/workflows/gates.yml", "on: [pull_request]\njobs:\n  gates:\n    runs-on: ubuntu-latest\n    steps: [{run: make gates}]\n")
+		w.writeFile(t, "Makefile", ciMakefile)
 	})
 	w := sw.ciWorld
 	for _, f := range []string{".claude/settings.json", ".gemini/settings.json", ".cursor/hooks.json", ".codex/hooks.json", ".github/hooks/sessiongate.json"} {
@@ -254,6 +262,17 @@ func TestVerifyHookConfigs(t *testing.T) {
 		}
 		w.git(t, w.dev, "commit", "-q", "--no-verify", "-m", "ci: faster verify")
 	})
+	ciMake := w.branchSession(t, "ci-make-goal", func() {
+		w.writeFile(t, "Makefile", strings.Replace(ciMakefile, "sessiongate verify", "-sessiongate verify", 1))
+		w.git(t, w.dev, "add", "-A")
+		if out, err := w.gitErr(w.dev, "commit", "-q", "-m", "build: quieter gates"); err == nil || !strings.Contains(out, "`make gates`") {
+			t.Fatalf("the make goal's edit committed, or not for `make gates`: %v\n%s", err, out)
+		}
+		w.git(t, w.dev, "commit", "-q", "--no-verify", "-m", "build: quieter gates")
+	})
+	ciMakeOther := edit("ci-make-other", func() {
+		w.writeFile(t, "Makefile", strings.Replace(ciMakefile, "go vet ./...", "go vet -tags ci ./...", 1))
+	})
 	ciOther := edit("ci-other-job", func() {
 		w.writeFile(t, ".github/workflows/ci.yml", strings.Replace(ciWorkflow, "golangci-lint run", "golangci-lint run --timeout 5m", 1))
 	})
@@ -282,6 +301,8 @@ func TestVerifyHookConfigs(t *testing.T) {
 		{"cursor hooks deleted", deleted, 1, `changes \.cursor/hooks\.json: it deletes it`},
 		{"CI verify job narrowed", ciJob, 1, `CI job: commit [0-9a-f]{12} changes \.github/workflows/ci\.yml: it changes what decides whether and how sessiongate runs there \(jobs\.verify\)`},
 		{"CI: another job edited", ciOther, 0, `OK`},
+		{"CI make goal made to pass", ciMake, 1, "CI job: commit [0-9a-f]{12} changes Makefile: it changes what `make gates` runs"},
+		{"CI: another make goal edited", ciMakeOther, 0, `OK`},
 		{"removal signed by a listed signer", signed, 0, `hook config: \.github/hooks/sessiongate\.json deletes it.*signed by alice@example\.com, a listed signer`},
 	}
 	for _, c := range cases {

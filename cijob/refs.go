@@ -1,0 +1,240 @@
+package cijob
+
+import (
+	"bytes"
+	"fmt"
+	"maps"
+	"path"
+	"slices"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// A Reader reads a repository file (slashes, from the root) of the same
+// tree the CI file was read from; ok is false when the tree has none.
+type Reader func(rel string) (b []byte, ok bool)
+
+// A job can run sessiongate without naming it: through a reusable
+// workflow (`uses: ./.github/workflows/verify.yml`), a local action, a
+// GitLab include, a script, or a make goal whose recipe runs it. Deleting
+// such a caller stops CI's verify as surely as deleting the step, so the
+// job that calls one is kept as a job that names sessiongate is, and the
+// Makefile's rule for the goal is kept too (MakeWeakened).
+
+// ref is one local file or make goal a CI file's text runs, keyed as
+// spelled ("file:PATH", "make:DIR:FILE#GOAL"), so a file's two versions
+// agree on keys without reading the tree again.
+type ref struct {
+	key  string
+	path string   // a file's path
+	yaml bool     // a workflow, action or include: read as a CI file
+	make makeCall // a make goal (path empty)
+	goal string
+}
+
+const maxDepth = 3 // a workflow that calls a workflow that includes a file
+
+// refsIn lists the refs in v (a job, a setting or a whole file).
+func refsIn(v any) []ref {
+	var out []ref
+	add := func(p string, y bool) {
+		p = path.Clean(strings.TrimPrefix(p, "/"))
+		if p == "." || p == ".." || strings.HasPrefix(p, "../") || strings.ContainsAny(p, "$*?[{}@") {
+			return
+		}
+		out = append(out, ref{key: "file:" + p, path: p, yaml: y})
+	}
+	walkStrings(v, "", func(key, s string) {
+		switch key {
+		case "uses":
+			rest, ok := strings.CutPrefix(s, "./")
+			if !ok {
+				return
+			}
+			if e := path.Ext(rest); e == ".yml" || e == ".yaml" {
+				add(rest, true) // a reusable workflow
+			} else {
+				add(strings.TrimSuffix(rest, "/")+"/action.yml", true)
+				add(strings.TrimSuffix(rest, "/")+"/action.yaml", true)
+			}
+			return
+		case "local", "include":
+			if !strings.Contains(s, "://") && (strings.HasSuffix(s, ".yml") || strings.HasSuffix(s, ".yaml")) {
+				add(s, true) // GitLab's include: local
+			}
+			return
+		case "project", "remote", "template", "component", "file":
+			return // another project's file
+		}
+		for _, w := range scriptWords(s) {
+			add(w, false)
+		}
+		for _, c := range makeCalls(s) {
+			for _, g := range c.goals {
+				out = append(out, ref{key: "make:" + c.dir + ":" + c.file + "#" + g, make: c, goal: g})
+			}
+		}
+	})
+	return out
+}
+
+// scriptWords are the words of a command line that name a repository
+// file to run: `./scripts/verify.sh`, `bash ci/verify.sh`.
+func scriptWords(s string) []string {
+	var out []string
+	for _, w := range strings.Fields(s) {
+		w = strings.Trim(w, `"';()`)
+		if w == "" || strings.ContainsAny(w, "$*?[{}~`=:") || strings.Contains(w, "...") || strings.HasPrefix(w, "-") {
+			continue
+		}
+		if rest, ok := strings.CutPrefix(w, "./"); ok && rest != "" {
+			out = append(out, rest)
+		} else if strings.Contains(w, "/") && slices.Contains(scriptExt, path.Ext(w)) {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// makefile names the file a make call reads through rd, "" when none.
+func (c makeCall) makefile(rd Reader) string {
+	if c.file != "" {
+		return path.Clean(path.Join(c.dir, c.file))
+	}
+	for _, n := range Makefiles {
+		p := path.Clean(path.Join(c.dir, n))
+		if _, ok := rd(p); ok {
+			return p
+		}
+	}
+	return ""
+}
+
+// runners returns the keys of b's refs that run sessiongate when read
+// through rd.
+func runners(b []byte, rd Reader, depth int) map[string]bool {
+	var doc any
+	if rd == nil || depth < 0 || yaml.Unmarshal(b, &doc) != nil {
+		return nil
+	}
+	out := map[string]bool{}
+	for _, r := range refsIn(normalize(doc)) {
+		if _, done := out[r.key]; !done {
+			out[r.key] = r.runs(rd, depth)
+		}
+	}
+	maps.DeleteFunc(out, func(_ string, v bool) bool { return !v })
+	return out
+}
+
+// runs reports whether what r names runs sessiongate.
+func (r ref) runs(rd Reader, depth int) bool {
+	if r.path == "" { // a make goal
+		mf := r.make.makefile(rd)
+		mb, ok := rd(mf)
+		if mf == "" || !ok {
+			return false
+		}
+		rule := makeRule(mb, r.goal)
+		if named(rule) {
+			return true
+		}
+		for _, w := range scriptWords(rule) {
+			if b, ok := rd(w); ok && named(string(b)) {
+				return true
+			}
+		}
+		return false
+	}
+	b, ok := rd(r.path)
+	if !ok {
+		return false
+	}
+	if named(string(b)) {
+		return true
+	}
+	return r.yaml && depth > 0 && len(runners(b, rd, depth-1)) > 0
+}
+
+func named(s string) bool { return strings.Contains(strings.ToLower(s), "sessiongate") }
+
+// runsAny reports whether v names sessiongate or one of its refs is in run.
+func runsAny(v any, run map[string]bool) bool {
+	if mentions(v, "sessiongate") {
+		return true
+	}
+	if len(run) == 0 {
+		return false
+	}
+	return slices.ContainsFunc(refsIn(v), func(r ref) bool { return run[r.key] })
+}
+
+// Callees are the repository files, beyond a CI file itself, through which
+// its jobs run sessiongate: YAML files (workflows, actions, includes)
+// whose own jobs are compared with Weakened, and Makefiles with the goals
+// whose rules MakeWeakened compares.
+type Callees struct {
+	YAML []string
+	Make map[string][]string
+}
+
+// CalleesOf reads b's callees through rd (b's own tree).
+func CalleesOf(b []byte, rd Reader) Callees {
+	c := Callees{Make: map[string][]string{}}
+	var doc any
+	if rd == nil || yaml.Unmarshal(b, &doc) != nil {
+		return c
+	}
+	run := runners(b, rd, maxDepth)
+	seen := map[string]bool{}
+	for _, r := range refsIn(normalize(doc)) {
+		if !run[r.key] || seen[r.key] {
+			continue
+		}
+		seen[r.key] = true
+		switch {
+		case r.path == "":
+			if mf := r.make.makefile(rd); mf != "" {
+				c.Make[mf] = append(c.Make[mf], r.goal)
+			}
+		case r.yaml:
+			c.YAML = append(c.YAML, r.path)
+			if sub, ok := rd(r.path); ok {
+				for _, p := range CalleesOf(sub, rd).YAML {
+					if !slices.Contains(c.YAML, p) && p != r.path {
+						c.YAML = append(c.YAML, p)
+					}
+				}
+			}
+		}
+	}
+	slices.Sort(c.YAML)
+	return c
+}
+
+// MakeWeakened says what an edit of a Makefile did to the rules of goals
+// a CI job runs sessiongate through, "" when it kept them; after == nil
+// is a deletion.
+func MakeWeakened(before, after []byte, goals []string) string {
+	if after == nil {
+		return "deletes it, and with it the make goal the CI job runs sessiongate through"
+	}
+	var changed []string
+	for _, g := range goals {
+		if !bytes.Equal([]byte(makeRule(before, g)), []byte(makeRule(after, g))) {
+			changed = append(changed, cmpGoal(g))
+		}
+	}
+	if len(changed) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("changes what %s runs, the make goal the CI job runs sessiongate through", strings.Join(changed, ", "))
+}
+
+func cmpGoal(g string) string {
+	if g == "" {
+		return "`make` (its default goal)"
+	}
+	return "`make " + g + "`"
+}

@@ -1,0 +1,152 @@
+package cijob
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// tree is a Reader over a map.
+func tree(files map[string]string) Reader {
+	return func(rel string) ([]byte, bool) {
+		s, ok := files[rel]
+		return []byte(s), ok
+	}
+}
+
+const makefile = `SG ?= sessiongate
+GO = go
+
+.PHONY: verify lint test
+
+verify: lint
+	$(SG) verify --format github
+
+lint:
+	golangci-lint run
+
+test:
+	$(GO) test ./...
+`
+
+// TestCallers: a job that runs sessiongate through a file of the tree (a
+// reusable workflow, a local action, a GitLab include, a script, a make
+// goal) is kept as a job naming it is. Each lazy row reads "" without the
+// tree (the caller names no sessiongate), which is what got through.
+func TestCallers(t *testing.T) {
+	files := map[string]string{
+		".github/workflows/sg.yml":          "on: [workflow_call]\njobs:\n  v:\n    runs-on: ubuntu-latest\n    steps: [{run: sessiongate verify}]\n",
+		".github/actions/verify/action.yml": "runs:\n  using: composite\n  steps: [{run: sessiongate verify, shell: bash}]\n",
+		"ci/verify.yml":                     "verify:\n  script: [sessiongate verify]\n",
+		"scripts/ci.sh":                     "#!/bin/sh\nexec sessiongate verify \"$@\"\n",
+		"scripts/lint.sh":                   "#!/bin/sh\ngolangci-lint run\n",
+		"Makefile":                          makefile,
+	}
+	rd := tree(files)
+	gh := func(verify string) string {
+		return "on: [pull_request]\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps: [{run: go test ./...}]\n  verify:\n" + verify
+	}
+	for _, tc := range []struct {
+		name, before, after, want string
+	}{
+		{"reusable workflow's caller removed", gh("    uses: ./.github/workflows/sg.yml\n"), gh("    uses: ./.github/workflows/sg.yml\n")[:strings.Index(gh(""), "  verify:")], "jobs.verify (removed), on (removed)"},
+		{"reusable workflow's caller skipped", gh("    uses: ./.github/workflows/sg.yml\n"), gh("    if: false\n    uses: ./.github/workflows/sg.yml\n"), "jobs.verify"},
+		{"caller's trigger narrowed", gh("    uses: ./.github/workflows/sg.yml\n"), strings.Replace(gh("    uses: ./.github/workflows/sg.yml\n"), "[pull_request]", "[workflow_dispatch]", 1), "on"},
+		{"local action's step removed", gh("    runs-on: x\n    steps: [{uses: ./.github/actions/verify}]\n"), gh("    runs-on: x\n    steps: []\n"), "jobs.verify (removed), on (removed)"},
+		{"script step allowed to fail", gh("    runs-on: x\n    steps: [{run: ./scripts/ci.sh}]\n"), gh("    runs-on: x\n    continue-on-error: true\n    steps: [{run: ./scripts/ci.sh}]\n"), "jobs.verify"},
+		{"make goal's step removed", gh("    runs-on: x\n    steps: [{run: make verify}]\n"), gh("    runs-on: x\n    steps: [{run: make test}]\n"), "jobs.verify (removed), on (removed)"},
+		{"GitLab include removed", "include:\n  - local: ci/verify.yml\ntest:\n  script: [go test ./...]\n", "test:\n  script: [go test ./...]\n", "include (removed)"},
+		// honest
+		{"the other job edited", gh("    uses: ./.github/workflows/sg.yml\n"), strings.Replace(gh("    uses: ./.github/workflows/sg.yml\n"), "go test ./...", "go test -race ./...", 1), ""},
+		{"a lint script's job", "on: [push]\njobs:\n  lint:\n    steps: [{run: ./scripts/lint.sh}]\n", "on: [pull_request]\njobs:\n  lint:\n    steps: [{run: ./scripts/lint.sh --fix}]\n", ""},
+		{"make test edited beside make verify", gh("    runs-on: x\n    steps: [{run: make verify}]\n"), strings.Replace(gh("    runs-on: x\n    steps: [{run: make verify}]\n"), "go test ./...", "make test", 1), ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := Changed([]byte(tc.before), []byte(tc.after), rd)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if g := strings.Join(got, ", "); g != tc.want {
+				t.Errorf("Changed = %q, want %q", g, tc.want)
+			}
+			if tc.want == "" {
+				return
+			}
+			if w := Weakened([]byte(tc.before), []byte(tc.after), nil); w != "" {
+				t.Errorf("without the tree the caller names no sessiongate, yet Weakened = %q", w)
+			}
+		})
+	}
+	c := CalleesOf([]byte("include: [{local: /ci/verify.yml}, {project: other/x, file: ci.yml}]\nv:\n  script: [make verify, make -C docs]\n"), rd)
+	if !slices.Equal(c.YAML, []string{"ci/verify.yml"}) || !slices.Equal(c.Make["Makefile"], []string{"verify"}) || len(c.Make) != 1 {
+		t.Errorf("CalleesOf = %+v", c)
+	}
+}
+
+// TestMakeWeakened: edits of the Makefile whose `verify` goal a CI job
+// runs; lazy rows change what the goal runs, honest rows do not.
+func TestMakeWeakened(t *testing.T) {
+	edit := func(old, new string) string {
+		if !strings.Contains(makefile, old) {
+			t.Fatalf("the Makefile lacks %q", old)
+		}
+		return strings.Replace(makefile, old, new, 1)
+	}
+	for _, tc := range []struct {
+		name, after string
+		weak        bool
+	}{
+		{"recipe made to pass", edit("--format github", "--format github || true"), true},
+		{"recipe prefixed to ignore errors", edit("\t$(SG) verify", "\t-$(SG) verify"), true},
+		{"recipe emptied", edit("\t$(SG) verify --format github\n", "\t@:\n"), true},
+		{"variable redirected", edit("SG ?= sessiongate", "SG ?= true"), true},
+		{"target-specific variable", makefile + "verify: SG = true\n", true},
+		{"every error ignored", makefile + ".IGNORE:\n", true},
+		{"prerequisite's recipe changed", edit("golangci-lint run", "golangci-lint run || true"), true},
+		{"no longer phony", edit(".PHONY: verify lint test", ".PHONY: lint test"), true},
+		{"a shell that succeeds", "SHELL = /bin/true\n" + makefile, true},
+		{"an include that can redefine it", makefile + "-include local.mk\n", true},
+		{"target removed", edit("verify: lint\n\t$(SG) verify --format github\n", ""), true},
+		{"continuation hides a true", edit("$(SG) verify --format github", "$(SG) verify \\\n\t  --format github; true"), true},
+		// honest
+		{"another target's recipe", edit("$(GO) test ./...", "$(GO) test -race ./..."), false},
+		{"a target added", makefile + "\nfmt:\n\tgofmt -w .\n", false},
+		{"a comment", "# the CI goals\n" + makefile, false},
+		{"another variable", edit("GO = go", "GO = go1.26"), false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			w := MakeWeakened([]byte(makefile), []byte(tc.after), []string{"verify"})
+			if (w != "") != tc.weak {
+				t.Errorf("MakeWeakened = %q, want weakened %v\nbefore rule:\n%s\nafter rule:\n%s", w, tc.weak, makeRule([]byte(makefile), "verify"), makeRule([]byte(tc.after), "verify"))
+			}
+		})
+	}
+	if w := MakeWeakened([]byte(makefile), nil, []string{"verify"}); !strings.Contains(w, "deletes") {
+		t.Errorf("deleted: %q", w)
+	}
+	if makeRule([]byte(makefile), "") != makeRule([]byte(makefile), "verify") {
+		t.Error("the default goal is the first target, verify")
+	}
+}
+
+func TestMakeCalls(t *testing.T) {
+	for in, want := range map[string]string{
+		"make verify":                         ":#verify",
+		"cd x && make -C tools ci lint":       "tools:#ci tools:#lint",
+		"make -f ci.mk -j4 check V=1":         ":ci.mk#check",
+		"gmake --directory=sub":               "sub:#",
+		"go test ./... && make -sk verify\n":  ":#verify",
+		"echo make me a sandwich":             "",
+		"make --file=build/ci.mk verify 2>&1": ":build/ci.mk#verify",
+	} {
+		var got []string
+		for _, r := range refsIn(in) {
+			if strings.HasPrefix(r.key, "make:") {
+				got = append(got, strings.TrimPrefix(r.key, "make:"))
+			}
+		}
+		if g := strings.Join(got, " "); g != want && !(want == "" && g == "") {
+			t.Errorf("%q: make refs %q, want %q", in, g, want)
+		}
+	}
+}

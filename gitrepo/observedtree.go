@@ -148,6 +148,10 @@ func (r *Repo) FilesAt(ctx context.Context, rev string, patterns []string) ([]st
 	if strings.HasPrefix(rev, "-") || rev == "" {
 		return nil, fmt.Errorf("bad revision %q", rev)
 	}
+	if files, ok := r.filesAtInProcess(ctx, rev, patterns); ok {
+		slices.Sort(files)
+		return files, nil
+	}
 	var dirs []string
 	for _, p := range patterns {
 		d := p
@@ -173,5 +177,6 @@ func (r *Repo) FilesAt(ctx context.Context, rev string, patterns []string) ([]st
 			files = append(files, f)
 		}
 	}
+	slices.Sort(files)
 	return files, nil
 }

@@ -99,4 +99,18 @@ func TestFilesAt(t *testing.T) {
 	if got, err := r.FilesAt(ctx, head, []string{"*file"}); err != nil || strings.Join(got, " ") != "Makefile" {
 		t.Errorf("a root glob reads the whole tree: %q, %v", got, err)
 	}
+	if _, ok := r.filesAtInProcess(ctx, head, []string{".github/workflows/*.yml", ".gitlab-ci.yml"}); !ok {
+		t.Error("the CI globs were not answered in process")
+	}
+	if got, err := r.FilesAt(ctx, head, []string{"**/.gitlab-ci.yml"}); err != nil || strings.Join(got, " ") != ".gitlab-ci.yml docs/.gitlab-ci.yml" {
+		t.Errorf("through git: %q, %v", got, err)
+	}
+	// ReadCommitted answers as git does: a file, an absent path, a folder.
+	for _, p := range []string{"Makefile", ".github/workflows/ci.yml", "nope.yml", ".github/workflows", ".github/workflows/ci.yml/x"} {
+		b, ok, err := r.ReadCommitted(ctx, head, p)
+		want, gerr := r.ReadAt(ctx, head, p)
+		if err != nil || ok != (gerr == nil) || string(b) != string(want) {
+			t.Errorf("ReadCommitted(%s) = %q %v %v; git: %q %v", p, b, ok, err, want, gerr)
+		}
+	}
 }

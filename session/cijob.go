@@ -35,22 +35,17 @@ func (e *Engine) checkCIJob(ctx context.Context, d *HookDecision, s *Session, re
 	// rd reads HEAD's tree: the workflow a job calls, the Makefile whose
 	// goal it runs (cijob/refs.go).
 	rd := func(rel string) ([]byte, bool) {
-		b, err := repo.ReadAt(ctx, head, rel)
-		return b, err == nil
+		b, ok, err := repo.ReadCommitted(ctx, head, rel)
+		return b, ok && err == nil
 	}
 	var msgs []string
 	var goals map[string][]string // Makefile -> goals CI runs sessiongate through; read once
 	for _, p := range slices.Sorted(maps.Keys(staged)) {
-		ok, err := repo.ExistsAt(ctx, head, p)
+		before, ok, err := repo.ReadCommitted(ctx, head, p)
 		if err != nil {
 			return nil, fmt.Errorf("CI file %s at HEAD: %w", p, err)
-		}
-		if !ok {
+		} else if !ok {
 			continue // a new file: no job of its ran before
-		}
-		before, err := repo.ReadAt(ctx, head, p)
-		if err != nil {
-			return nil, fmt.Errorf("CI file %s at HEAD: %w", p, err)
 		}
 		var after []byte // nil: a staged deletion
 		if !staged[p] {

@@ -68,6 +68,10 @@ type Repo interface {
 	// FilesAt lists the files of commit rev matching one of the
 	// root-anchored globs.
 	FilesAt(ctx context.Context, rev string, patterns []string) ([]string, error)
+	// ReadCommitted is ReadAt for a commit id, read in process when it
+	// can: the pre-commit hook's reads of HEAD's CI files.
+	// ok is false when rev has no such file.
+	ReadCommitted(ctx context.Context, rev, path string) (b []byte, ok bool, err error)
 	// CommittedSHA256 returns, for each path, the sha256 of its content in
 	// HEAD ("" when HEAD does not have it); nil when HEAD is unborn.
 	CommittedSHA256(ctx context.Context, paths []string) (map[string]string, error)

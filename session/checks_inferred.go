@@ -44,6 +44,9 @@ func runMoreCheck(ctx context.Context, env gateEnv, c protocolspec.Check) (st Ga
 		r = notDefaultBranch(ctx, env)
 	case protocolspec.CheckNoPlaceholders:
 		r = inferredcheck.NoPlaceholders(env.repo.Root(), c, files)
+		if r.Status == inferredcheck.Pass {
+			r = namesTheWork(ctx, env, c, files, r)
+		}
 	case protocolspec.CheckCommitMessage:
 		cenv := env
 		if env.continued != nil {
@@ -174,4 +177,27 @@ func commitSubjectsAtStart(ctx context.Context, repo Repo, since string, remotes
 		return l.CommitSubjectsAtStart(ctx, since, remotes)
 	}
 	return repo.CommitSubjects(ctx, since)
+}
+
+// namesTheWork runs inferredcheck.NamesTheWork on a template-filled file
+// that passed NoPlaceholders (filled is that result): the handoff must
+// name a file, objective word or commit word of the session.
+func namesTheWork(ctx context.Context, env gateEnv, c protocolspec.Check, files inferredcheck.Lister, filled inferredcheck.Result) inferredcheck.Result {
+	changed, err := files()
+	if err != nil {
+		return inferredcheck.Result{Status: inferredcheck.Fail, Message: err.Error()}
+	}
+	w := inferredcheck.Work{Files: changed, Objective: env.sess.Objective}
+	r := withCommits(ctx, env, func(commits []CommitSubject) inferredcheck.Result {
+		for _, cm := range asThisSession(commits, env.sess.ID, env.continuedIDs) {
+			if sessionCommit(cm, env.sess.ID) {
+				w.Subjects = append(w.Subjects, cm.Subject)
+			}
+		}
+		return inferredcheck.NamesTheWork(env.repo.Root(), c, files, w)
+	})
+	if r.Status != inferredcheck.Fail {
+		return filled
+	}
+	return r
 }

@@ -1,0 +1,159 @@
+package inferredcheck
+
+import (
+	"fmt"
+	"path"
+	"slices"
+	"strings"
+	"unicode"
+
+	"github.com/sessiongate/sessiongate/placeholder"
+	"github.com/sessiongate/sessiongate/protocolspec"
+	"github.com/sessiongate/sessiongate/repopath"
+)
+
+// A handoff filled from its template with prose that names nothing the
+// session did ("Improved things somewhat and tidied a few bits along the
+// way.") passed no_placeholders: every section said something, so it was
+// no filler (lazy passes 31-33 left it open). A handoff is for the next
+// session, and one that names no file, no part of the objective and no
+// word of a commit tells it nothing. NamesTheWork asks for one such
+// referent, matched as a word's start ("greeting" names greet), which any
+// honest handoff holds: the team's real logs name their files, issue
+// numbers and objectives many times over. A session that changed no file
+// but the handoff is not judged.
+
+// Work is what a session did that a handoff can name.
+type Work struct {
+	Files     []string // the session's changed files
+	Subjects  []string // its commits' subjects
+	Objective string
+}
+
+// genericNames are file stems and folders that name no particular work.
+var genericNames = map[string]bool{
+	"readme": true, "index": true, "main": true, "init": true, "__init__": true, "test": true, "tests": true, "spec": true,
+	"utils": true, "util": true, "setup": true, "makefile": true, "license": true, "changelog": true, "config": true,
+	"handoff": true, "session": true, "sessions": true, "notes": true, "docs": true, "internal": true, "lib": true,
+	"src": true, "pkg": true, "cmd": true, "app": true, "agents": true, ".agents": true, "package": true, "go.mod": true,
+}
+
+// stopWords are words of an objective or commit subject that name no
+// particular work: English glue, and the verbs and nouns of any change.
+var stopWords = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`this that with from into onto have been were will would should could must also just only then than when what
+		which while where there their they them these those some more most such each other about after before again over under very much many
+		make made makes making update updated updates updating change changed changes changing work worked working session sessions
+		code file files thing things stuff improve improved improves improvement tidy tidied clean cleaned cleanup fix fixed fixes fixing
+		feat chore docs test tests testing added adds adding remove removed removes refactor refactored minor small various misc along around
+		better done complete completed task tasks handoff notes note next step steps implement implemented support supported first last
+		does doing like need needs needed used uses using well good into onto your ours here`) {
+		m[w] = true
+	}
+	return m
+}()
+
+// words splits text into lowercase words of letters, digits and '_'.
+func words(text string) []string {
+	return strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_'
+	})
+}
+
+// referents are the session's nameable parts: each changed file's path,
+// and its stem and folder when specific, and the specific words of its
+// objective and commit subjects; own reports a file of the check itself
+// (the handoff and its siblings), which names nothing else.
+func (w Work) referents(own func(string) bool) (files, terms []string) {
+	add := func(list *[]string, s string) {
+		if !slices.Contains(*list, s) {
+			*list = append(*list, s)
+		}
+	}
+	for _, f := range w.Files {
+		if own(f) {
+			continue
+		}
+		f = strings.ToLower(f)
+		add(&files, f)
+		base := path.Base(f)
+		stem, _, _ := strings.Cut(base, ".")
+		for _, s := range []string{stem, path.Base(path.Dir(f))} {
+			if len(s) >= 4 && !genericNames[s] && strings.ContainsFunc(s, unicode.IsLetter) {
+				add(&terms, s)
+			}
+		}
+	}
+	for _, s := range append([]string{w.Objective}, w.Subjects...) {
+		for _, t := range words(s) {
+			if len(t) >= 4 && !stopWords[t] && strings.ContainsFunc(t, unicode.IsLetter) {
+				add(&terms, t)
+			}
+		}
+	}
+	return files, terms
+}
+
+// NamesTheWork passes when each file this session created or changed that
+// matches the glob names something the session did (Work): a file it
+// changed, or a word of its objective or commits. No such file, or
+// nothing to name: nothing to check.
+func NamesTheWork(root string, c protocolspec.Check, files Lister, w Work) Result {
+	matched, done := matching(root, c, files)
+	if done != nil {
+		return *done
+	}
+	own := func(f string) bool { return repopath.Match(c.Arg, f) }
+	refFiles, terms := w.referents(own)
+	if len(refFiles) == 0 {
+		// Only the file itself changed (a review, a session that found
+		// nothing to do): no work to name, and an objective's words alone
+		// would fail honest "nothing needed changing" notes.
+		return Result{Status: Skipped, Message: "the session changed no other file: no work to name"}
+	}
+	for _, f := range matched {
+		abs, ok, err := repopath.Resolve(root, f)
+		if err != nil || !ok {
+			continue
+		}
+		sc, err := placeholder.ReadScanned(abs)
+		if err != nil {
+			return fail(fmt.Sprintf("read %s: %v", f, err))
+		}
+		if !names(sc.Text, refFiles, terms) {
+			return fail(fmt.Sprintf("%s names nothing this session did: none of the files it changed (%s) nor a word of its objective or commits (%s); say what was done and where",
+				f, sample(refFiles), sample(terms)))
+		}
+	}
+	return Result{Status: Pass, Message: fmt.Sprintf("%s names the session's work", strings.Join(matched, ", ")), Evidence: matched[0]}
+}
+
+// names reports whether text holds a file's path or base name, or a word
+// starting with a term.
+func names(text string, files, terms []string) bool {
+	low := strings.ToLower(text)
+	for _, f := range files {
+		if strings.Contains(low, f) || len(path.Base(f)) >= 4 && strings.Contains(low, path.Base(f)) {
+			return true
+		}
+	}
+	for _, t := range words(low) {
+		for _, r := range terms {
+			if strings.HasPrefix(t, r) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func sample(list []string) string {
+	if len(list) == 0 {
+		return "none"
+	}
+	if len(list) > 4 {
+		return strings.Join(list[:4], ", ") + ", ..."
+	}
+	return strings.Join(list, ", ")
+}

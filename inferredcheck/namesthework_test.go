@@ -83,7 +83,7 @@ func TestNamesTheWorkRealLogs(t *testing.T) {
 			t.Fatal(err)
 		}
 		var l struct {
-			Session struct{ Objective string }
+			Session   struct{ Objective string }
 			WorkLog   any
 			NextSteps any
 		}

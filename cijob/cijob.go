@@ -279,7 +279,8 @@ func LocalFiles(b []byte, rd Reader) []string {
 				}
 				return
 			}
-			for _, w := range scriptWords(s) {
+			files, _ := lineRuns(s)
+			for _, w := range files {
 				add(w)
 			}
 		})

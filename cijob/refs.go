@@ -5,10 +5,13 @@ import (
 	"fmt"
 	"maps"
 	"path"
+	"regexp"
 	"slices"
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/sessiongate/sessiongate/scriptrun"
 )
 
 // A Reader reads a repository file (slashes, from the root) of the same
@@ -67,10 +70,14 @@ func refsIn(v any) []ref {
 		case "project", "remote", "template", "component", "file":
 			return // another project's file
 		}
-		for _, w := range scriptWords(s) {
-			add(w, false)
+		files, makes := lineRuns(s)
+		for _, f := range files {
+			add(f, false)
 		}
-		for _, c := range makeCalls(s) {
+		for _, c := range makes {
+			if c.dir == "" && c.file == "" {
+				continue // a folder or file that leaves the repository
+			}
 			for _, g := range c.goals {
 				out = append(out, ref{key: "make:" + c.dir + ":" + c.file + "#" + g, make: c, goal: g})
 			}
@@ -79,22 +86,45 @@ func refsIn(v any) []ref {
 	return out
 }
 
-// scriptWords are the words of a command line that name a repository
-// file to run: `./scripts/verify.sh`, `bash ci/verify.sh`.
-func scriptWords(s string) []string {
-	var out []string
-	for _, w := range strings.Fields(s) {
-		w = strings.Trim(w, `"';()`)
-		if w == "" || strings.ContainsAny(w, "$*?[{}~`=:") || strings.Contains(w, "...") || strings.HasPrefix(w, "-") {
-			continue
-		}
-		if rest, ok := strings.CutPrefix(w, "./"); ok && rest != "" {
-			out = append(out, rest)
-		} else if strings.Contains(w, "/") && slices.Contains(scriptExt, path.Ext(w)) {
-			out = append(out, w)
+// ghExpr is a GitHub Actions expression (`${{ github.sha }}`), which is
+// not shell: the line is parsed with a word in its place.
+var ghExpr = regexp.MustCompile(`\$\{\{[^}]*\}\}`)
+
+// lineRuns reads a command line as shell (scriptrun.Find): the
+// repository files it runs by path (`./scripts/verify.sh`, `bash
+// ci/verify.sh`, `python3 tools/x.py`) and its make calls (`make -C tools
+// ci`, `make -f ci.mk check`). A path that leaves the repository, is
+// absolute or holds a variable is no file of it.
+func lineRuns(s string) (files []string, makes []makeCall) {
+	for _, r := range scriptrun.Find(ghExpr.ReplaceAllString(s, "x")) {
+		switch {
+		case r.Lang == scriptrun.Make && r.DefaultMakefile:
+			makes = append(makes, makeCall{dir: cleanRel(r.Path), goals: goalList(r.Goals)})
+		case r.Lang == scriptrun.Make:
+			makes = append(makes, makeCall{file: cleanRel(r.Path), goals: goalList(r.Goals)})
+		case r.Path != "" && r.Code == "" && !r.Module && r.Suite == "" && !r.GoPackage && r.NpmScript == "" && !r.Optional && !r.FromInput:
+			if p := cleanRel(r.Path); p != "" && p != "." && !strings.ContainsAny(p, "$*?[{}~`") {
+				files = append(files, p)
+			}
 		}
 	}
-	return out
+	return files, makes
+}
+
+// cleanRel is p relative to the repository root, "" when it leaves it.
+func cleanRel(p string) string {
+	p = path.Clean(p)
+	if path.IsAbs(p) || p == ".." || strings.HasPrefix(p, "../") {
+		return ""
+	}
+	return p
+}
+
+func goalList(goals string) []string {
+	if g := strings.Fields(goals); len(g) > 0 {
+		return g
+	}
+	return []string{""} // the default goal
 }
 
 // makefile names the file a make call reads through rd, "" when none.
@@ -140,9 +170,15 @@ func (r ref) runs(rd Reader, depth int) bool {
 		if named(rule) {
 			return true
 		}
-		for _, w := range scriptWords(rule) {
-			if b, ok := rd(w); ok && named(string(b)) {
-				return true
+		for _, l := range strings.Split(rule, "\n") {
+			if !strings.HasPrefix(l, "\t") {
+				continue // a recipe line is shell; rule lines are make's
+			}
+			files, _ := lineRuns(strings.TrimLeft(l, "\t@-+"))
+			for _, w := range files {
+				if b, ok := rd(w); ok && named(string(b)) {
+					return true
+				}
 			}
 		}
 		return false

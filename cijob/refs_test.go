@@ -129,24 +129,36 @@ func TestMakeWeakened(t *testing.T) {
 	}
 }
 
-func TestMakeCalls(t *testing.T) {
+// TestLineRuns: the make calls and script files a job's command line runs,
+// read as shell (a GitHub expression in it does not stop the parse).
+func TestLineRuns(t *testing.T) {
 	for in, want := range map[string]string{
-		"make verify":                         ":#verify",
-		"cd x && make -C tools ci lint":       "tools:#ci tools:#lint",
-		"make -f ci.mk -j4 check V=1":         ":ci.mk#check",
-		"gmake --directory=sub":               "sub:#",
-		"go test ./... && make -sk verify\n":  ":#verify",
-		"echo make me a sandwich":             "",
-		"make --file=build/ci.mk verify 2>&1": ":build/ci.mk#verify",
+		"make verify":                                   "make .:#verify",
+		"cd x && make -C tools ci lint":                 "make x/tools:#ci make x/tools:#lint",
+		"make -f ci.mk -j4 check V=1":                   "make :ci.mk#check",
+		"gmake --directory=sub":                         "make sub:#",
+		"go test ./... && make -sk verify\n":            "make .:#verify",
+		"echo make me a sandwich":                       "",
+		"make --file=build/ci.mk verify 2>&1":           "make :build/ci.mk#verify",
+		"echo ${{ github.sha }} && make gates":          "make .:#gates",
+		"./scripts/ci.sh --strict && bash ci/verify.sh": "file scripts/ci.sh file ci/verify.sh",
+		"python3 tools/../../escape.py; /usr/local/bin/check.sh; make -C ../other": "",
 	} {
 		var got []string
-		for _, r := range refsIn(in) {
-			if strings.HasPrefix(r.key, "make:") {
-				got = append(got, strings.TrimPrefix(r.key, "make:"))
+		files, makes := lineRuns(in)
+		for _, f := range files {
+			got = append(got, "file "+f)
+		}
+		for _, c := range makes {
+			if c.dir == "" && c.file == "" {
+				continue
+			}
+			for _, g := range c.goals {
+				got = append(got, "make "+c.dir+":"+c.file+"#"+g)
 			}
 		}
-		if g := strings.Join(got, " "); g != want && !(want == "" && g == "") {
-			t.Errorf("%q: make refs %q, want %q", in, g, want)
+		if g := strings.Join(got, " "); g != want {
+			t.Errorf("%q: %q, want %q", in, g, want)
 		}
 	}
 }

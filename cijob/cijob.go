@@ -308,8 +308,9 @@ func walkStrings(v any, key string, fn func(key, s string)) {
 // InTree reads the work tree's CI files under root (Patterns): the files
 // that run sessiongate, and the files of the tree those run it through:
 // LocalFiles of each (an action folder, as "x/**", when the folder
-// does) and the YAML files they include or call outside Patterns (a
-// GitLab include, ci/verify.yml).
+// does), the YAML files they include or call outside Patterns (a GitLab
+// include, ci/verify.yml), and the files a Makefile whose goal runs it
+// includes (ci.mk).
 func InTree(root string) (named, local []string) {
 	rd := func(rel string) ([]byte, bool) {
 		b, err := boundedread.InRoot(root, rel, boundedread.DefaultLimit)
@@ -333,8 +334,9 @@ func InTree(root string) (named, local []string) {
 				continue
 			}
 			named = append(named, rel)
-			local := LocalFiles(b, rd)
-			for _, f := range CalleesOf(b, rd).YAML {
+			callees := CalleesOf(b, rd)
+			local := append(LocalFiles(b, rd), callees.MakeIncludes...)
+			for _, f := range callees.YAML {
 				if !Match(f) && path.Base(f) != "action.yml" && path.Base(f) != "action.yaml" {
 					seen[f] = true
 				}

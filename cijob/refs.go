@@ -166,6 +166,10 @@ func (r ref) runs(rd Reader, depth int) bool {
 		if mf == "" || !ok {
 			return false
 		}
+		for _, inc := range makeIncludes(mb, path.Dir(mf), rd) {
+			b, _ := rd(inc)
+			mb = append(append(mb, '\n'), b...)
+		}
 		rule := makeRule(mb, r.goal)
 		if named(rule) {
 			return true
@@ -213,6 +217,40 @@ func runsAny(v any, run map[string]bool) bool {
 type Callees struct {
 	YAML []string
 	Make map[string][]string
+	// MakeIncludes are the files those Makefiles include: a rule or
+	// variable there changes the goal, so any change of one is a change.
+	MakeIncludes []string
+}
+
+// makeIncludes lists the repository files a Makefile in dir includes, as
+// far as they can be named without running make (no variables, no
+// globs), and those they include, to a few levels.
+func makeIncludes(mb []byte, dir string, rd Reader) []string {
+	var out []string
+	var walk func(b []byte, depth int)
+	walk = func(b []byte, depth int) {
+		if depth > maxDepth {
+			return
+		}
+		for _, g := range parseMake(b).globals {
+			f := strings.Fields(g)
+			if len(f) < 2 || f[0] != "include" && f[0] != "-include" && f[0] != "sinclude" {
+				continue
+			}
+			for _, w := range f[1:] {
+				p := cleanRel(path.Join(dir, w))
+				if p == "" || strings.ContainsAny(w, "$*?[") || slices.Contains(out, p) {
+					continue
+				}
+				if sub, ok := rd(p); ok {
+					out = append(out, p)
+					walk(sub, depth+1)
+				}
+			}
+		}
+	}
+	walk(mb, 0)
+	return out
 }
 
 // CalleesOf reads b's callees through rd (b's own tree).
@@ -233,6 +271,12 @@ func CalleesOf(b []byte, rd Reader) Callees {
 		case r.path == "":
 			if mf := r.make.makefile(rd); mf != "" {
 				c.Make[mf] = append(c.Make[mf], r.goal)
+				mb, _ := rd(mf)
+				for _, inc := range makeIncludes(mb, path.Dir(mf), rd) {
+					if !slices.Contains(c.MakeIncludes, inc) {
+						c.MakeIncludes = append(c.MakeIncludes, inc)
+					}
+				}
 			}
 		case r.yaml:
 			c.YAML = append(c.YAML, r.path)
@@ -266,6 +310,18 @@ func MakeWeakened(before, after []byte, goals []string) string {
 		return ""
 	}
 	return fmt.Sprintf("changes what %s runs, the make goal the CI job runs sessiongate through", strings.Join(changed, ", "))
+}
+
+// IncludeWeakened says what an edit did to a file a Makefile includes
+// (Callees.MakeIncludes), "" when it kept it byte for byte.
+func IncludeWeakened(before, after []byte) string {
+	switch {
+	case after == nil:
+		return "deletes it, and with it what the make goal the CI job runs sessiongate through includes"
+	case !bytes.Equal(before, after):
+		return "changes it, a file the Makefile of the make goal the CI job runs sessiongate through includes"
+	}
+	return ""
 }
 
 func cmpGoal(g string) string {

@@ -77,6 +77,18 @@ func TestCallers(t *testing.T) {
 			}
 		})
 	}
+	// A goal defined in a file the Makefile includes.
+	inc := tree(map[string]string{"Makefile": "include mk/ci.mk\n-include local.mk\n", "mk/ci.mk": "gates:\n\tsessiongate verify\n"})
+	job := gh("    runs-on: x\n    steps: [{run: make gates}]\n")
+	if got, _ := Changed([]byte(job), []byte(gh("    runs-on: x\n    if: false\n    steps: [{run: make gates}]\n")), inc); strings.Join(got, ",") != "jobs.verify" {
+		t.Errorf("a goal from an included file: Changed = %q", got)
+	}
+	if ci := CalleesOf([]byte(job), inc); !slices.Equal(ci.MakeIncludes, []string{"mk/ci.mk"}) || !slices.Equal(ci.Make["Makefile"], []string{"gates"}) {
+		t.Errorf("CalleesOf with an include = %+v", ci)
+	}
+	if IncludeWeakened([]byte("a"), []byte("a")) != "" || IncludeWeakened([]byte("a"), []byte("b")) == "" || IncludeWeakened([]byte("a"), nil) == "" {
+		t.Error("IncludeWeakened")
+	}
 	c := CalleesOf([]byte("include: [{local: /ci/verify.yml}, {project: other/x, file: ci.yml}]\nv:\n  script: [make verify, make -C docs]\n"), rd)
 	if !slices.Equal(c.YAML, []string{"ci/verify.yml"}) || !slices.Equal(c.Make["Makefile"], []string{"verify"}) || len(c.Make) != 1 {
 		t.Errorf("CalleesOf = %+v", c)

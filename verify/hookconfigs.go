@@ -208,7 +208,7 @@ func (t *protocolTrust) hookConfigs(ctx context.Context, rep *Report, index map[
 		return err
 	}
 	paths := slices.Concat(hookConfigPaths, ciJobPaths())
-	for _, p := range slices.Concat(callees.YAML, slices.Collect(maps.Keys(callees.Make))) {
+	for _, p := range slices.Concat(callees.YAML, slices.Collect(maps.Keys(callees.Make)), callees.MakeIncludes) {
 		paths = append(paths, ":(literal)"+p)
 	}
 	_, status, err := t.repo.DiffZero(ctx, t.bl.Rev, tip, paths)
@@ -227,6 +227,11 @@ func (t *protocolTrust) hookConfigs(ctx context.Context, rep *Report, index map[
 			kind = "CI job"
 			weakened = func(ctx context.Context, s gitrepo.PathChange, tip string) (string, error) {
 				return t.makeWeakened(ctx, s, tip, goals)
+			}
+		case slices.Contains(callees.MakeIncludes, s.Path):
+			kind = "CI job"
+			weakened = func(ctx context.Context, s gitrepo.PathChange, tip string) (string, error) {
+				return t.makeWeakened(ctx, s, tip, nil)
 			}
 		}
 		what, err := weakened(ctx, s, tip)
@@ -306,12 +311,18 @@ func (t *protocolTrust) ciCallees(ctx context.Context) (cijob.Callees, error) {
 		for mf, gs := range c.Make {
 			out.Make[mf] = append(out.Make[mf], gs...)
 		}
+		for _, f := range c.MakeIncludes {
+			if !slices.Contains(out.MakeIncludes, f) {
+				out.MakeIncludes = append(out.MakeIncludes, f)
+			}
+		}
 	}
 	return out, nil
 }
 
 // makeWeakened says what the range did to the rules of the make goals the
-// base's CI jobs run sessiongate through.
+// base's CI jobs run sessiongate through (goals nil: to a file such a
+// Makefile includes, where any change counts).
 func (t *protocolTrust) makeWeakened(ctx context.Context, s gitrepo.PathChange, tip string, goals []string) (string, error) {
 	before, err := t.repo.ReadAt(ctx, t.bl.Rev, s.Path)
 	if err != nil {
@@ -322,6 +333,9 @@ func (t *protocolTrust) makeWeakened(ctx context.Context, s gitrepo.PathChange, 
 		after = nil
 	} else if err != nil {
 		return "", fmt.Errorf("read %s at %s: %w", s.Path, shorten.SHA(tip), err)
+	}
+	if goals == nil {
+		return cijob.IncludeWeakened(before, after), nil
 	}
 	return cijob.MakeWeakened(before, after, goals), nil
 }

@@ -328,6 +328,11 @@ func TestInitProtectsWhatTheVerifyJobRuns(t *testing.T) {
 			"ci/verify.yml":  "verify:\n  script: [./ci/verify.sh]\n",
 			"ci/verify.sh":   "#!/bin/sh\nexec sessiongate verify\n",
 		}, []string{"ci/verify.sh", "ci/verify.yml"}, "protected_paths: ci/verify.sh, ci/verify.yml"},
+		{"a make goal defined in an included file", map[string]string{
+			".github/workflows/ci.yml": "on: [pull_request]\njobs:\n  gates:\n    steps:\n      - run: make gates\n",
+			"Makefile":                 "include mk/ci.mk\ntest:\n\tgo test ./...\n",
+			"mk/ci.mk":                 "gates:\n\tsessiongate verify\n",
+		}, []string{"mk/ci.mk"}, "protected_paths: mk/ci.mk"},
 		{"a script that is not there", map[string]string{
 			".gitlab-ci.yml": "verify:\n  script:\n    - bash ci/verify.sh\n    - sessiongate verify\n",
 		}, nil, ""},

@@ -353,3 +353,48 @@ func InTree(root string) (named, local []string) {
 	}
 	return named, slices.Sorted(maps.Keys(seen))
 }
+
+// UnphonyGoals lists, as "Makefile: gates", the make goals through which
+// the work tree's CI files run sessiongate that .PHONY does not list: a
+// committed file or folder of that name makes make print "'gates' is up
+// to date" and run nothing, so CI's verify never runs. init and doctor
+// warn about them.
+func UnphonyGoals(root string) []string {
+	rd := func(rel string) ([]byte, bool) {
+		b, err := boundedread.InRoot(root, rel, boundedread.DefaultLimit)
+		return b, err == nil
+	}
+	var out []string
+	for _, p := range Patterns {
+		matches, _ := filepath.Glob(filepath.Join(root, filepath.FromSlash(p)))
+		sort.Strings(matches)
+		for _, m := range matches {
+			rel, err := filepath.Rel(root, m)
+			if err != nil {
+				continue
+			}
+			b, ok := rd(filepath.ToSlash(rel))
+			if !ok {
+				continue
+			}
+			for mf, goals := range CalleesOf(b, rd).Make {
+				mb, _ := rd(mf)
+				for _, inc := range makeIncludes(mb, path.Dir(mf), rd) {
+					ib, _ := rd(inc)
+					mb = append(append(mb, '\n'), ib...)
+				}
+				mk := parseMake(mb)
+				for _, g := range goals {
+					if g == "" {
+						g = mk.first
+					}
+					if e := mf + ": " + g; g != "" && !slices.Contains(mk.deps[".PHONY"], g) && !slices.Contains(out, e) {
+						out = append(out, e)
+					}
+				}
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}

@@ -145,6 +145,10 @@ func doctorCI(root string, cfg *config.Config) Finding {
 		return Finding{"ci", Warn, strings.Join(named, ", ") + " runs sessiongate, and its job runs " + strings.Join(open, ", ") + " from the work tree, which no protected_paths entry covers: an agent's edit of it changes what the job does",
 			"add to protected_paths in sessiongate.yaml: " + strings.Join(open, ", ")}
 	}
+	if idle := cijob.UnphonyGoals(root); len(idle) > 0 {
+		return Finding{"ci", Warn, strings.Join(named, ", ") + " runs sessiongate through make goals .PHONY does not list (" + strings.Join(idle, "; ") + "): a committed file of that name makes make call the goal up to date and run nothing",
+			"declare each .PHONY in its Makefile"}
+	}
 	return Finding{"ci", OK, strings.Join(named, ", ") + " runs sessiongate", ""}
 }
 

@@ -122,6 +122,9 @@ refused under a coding agent: adopting the protocol is a person's act.`,
 			case len(ciNamed) == 0:
 				fmt.Fprintln(w, "note: no CI file runs sessiongate: commits made with the hooks off reach the default branch unchecked; add `sessiongate verify` to CI (docs/policy.md)")
 			}
+			if idle := cijob.UnphonyGoals(root); len(idle) > 0 {
+				fmt.Fprintf(w, "warning: CI runs sessiongate through make goals .PHONY does not list (%s): a committed file of that name makes make skip the goal and CI's verify with it; declare them .PHONY\n", strings.Join(idle, "; "))
+			}
 			if _, ok := spec.Phase("QA_VALIDATION"); ok {
 				if tc.Command != "" {
 					fmt.Fprintf(w, "QA_VALIDATION runs %q (found %s): sessiongate runs it at that gate and before each push, and an observed run must be of it; change commands: in sessiongate.yaml if that is not how this project tests\n", tc.Command, tc.From)

@@ -331,8 +331,12 @@ func TestInitProtectsWhatTheVerifyJobRuns(t *testing.T) {
 		{"a make goal defined in an included file", map[string]string{
 			".github/workflows/ci.yml": "on: [pull_request]\njobs:\n  gates:\n    steps:\n      - run: make gates\n",
 			"Makefile":                 "include mk/ci.mk\ntest:\n\tgo test ./...\n",
-			"mk/ci.mk":                 "gates:\n\tsessiongate verify\n",
+			"mk/ci.mk":                 ".PHONY: gates\ngates:\n\tsessiongate verify\n",
 		}, []string{"mk/ci.mk"}, "protected_paths: mk/ci.mk"},
+		{"a make goal not .PHONY", map[string]string{
+			".github/workflows/ci.yml": "on: [pull_request]\njobs:\n  gates:\n    steps:\n      - run: make gates\n",
+			"Makefile":                 "gates:\n\tsessiongate verify\n",
+		}, nil, "warning: CI runs sessiongate through make goals .PHONY does not list (Makefile: gates)"},
 		{"a script that is not there", map[string]string{
 			".gitlab-ci.yml": "verify:\n  script:\n    - bash ci/verify.sh\n    - sessiongate verify\n",
 		}, nil, ""},

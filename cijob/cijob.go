@@ -312,11 +312,38 @@ func walkStrings(v any, key string, fn func(key, s string)) {
 // include, ci/verify.yml), and the files a Makefile whose goal runs it
 // includes (ci.mk).
 func InTree(root string) (named, local []string) {
+	seen := map[string]bool{}
+	eachInTree(root, func(rel string, b []byte, rd Reader) {
+		if parts, _ := PartsIn(b, rd); len(parts) == 0 {
+			return
+		}
+		named = append(named, rel)
+		callees := CalleesOf(b, rd)
+		local := append(LocalFiles(b, rd), callees.MakeIncludes...)
+		for _, f := range callees.YAML {
+			if !Match(f) && path.Base(f) != "action.yml" && path.Base(f) != "action.yaml" {
+				seen[f] = true
+			}
+			if sub, ok := rd(f); ok {
+				local = append(local, LocalFiles(sub, rd)...)
+			}
+		}
+		for _, f := range local {
+			if _, err := os.Stat(filepath.Join(root, filepath.FromSlash(strings.TrimSuffix(f, "/**")))); err == nil {
+				seen[f] = true
+			}
+		}
+	})
+	return named, slices.Sorted(maps.Keys(seen))
+}
+
+// eachInTree calls fn with each CI file (Patterns) of the work tree under
+// root, in order, and a Reader of that tree.
+func eachInTree(root string, fn func(rel string, b []byte, rd Reader)) {
 	rd := func(rel string) ([]byte, bool) {
 		b, err := boundedread.InRoot(root, rel, boundedread.DefaultLimit)
 		return b, err == nil
 	}
-	seen := map[string]bool{}
 	for _, p := range Patterns {
 		matches, _ := filepath.Glob(filepath.Join(root, filepath.FromSlash(p)))
 		sort.Strings(matches)
@@ -326,32 +353,11 @@ func InTree(root string) (named, local []string) {
 				continue
 			}
 			rel = filepath.ToSlash(rel)
-			b, ok := rd(rel)
-			if !ok {
-				continue
-			}
-			if parts, _ := PartsIn(b, rd); len(parts) == 0 {
-				continue
-			}
-			named = append(named, rel)
-			callees := CalleesOf(b, rd)
-			local := append(LocalFiles(b, rd), callees.MakeIncludes...)
-			for _, f := range callees.YAML {
-				if !Match(f) && path.Base(f) != "action.yml" && path.Base(f) != "action.yaml" {
-					seen[f] = true
-				}
-				if sub, ok := rd(f); ok {
-					local = append(local, LocalFiles(sub, rd)...)
-				}
-			}
-			for _, f := range local {
-				if _, err := os.Stat(filepath.Join(root, filepath.FromSlash(strings.TrimSuffix(f, "/**")))); err == nil {
-					seen[f] = true
-				}
+			if b, ok := rd(rel); ok {
+				fn(rel, b, rd)
 			}
 		}
 	}
-	return named, slices.Sorted(maps.Keys(seen))
 }
 
 // UnphonyGoals lists, as "Makefile: gates", the make goals through which
@@ -360,41 +366,21 @@ func InTree(root string) (named, local []string) {
 // to date" and run nothing, so CI's verify never runs. init and doctor
 // warn about them.
 func UnphonyGoals(root string) []string {
-	rd := func(rel string) ([]byte, bool) {
-		b, err := boundedread.InRoot(root, rel, boundedread.DefaultLimit)
-		return b, err == nil
-	}
 	var out []string
-	for _, p := range Patterns {
-		matches, _ := filepath.Glob(filepath.Join(root, filepath.FromSlash(p)))
-		sort.Strings(matches)
-		for _, m := range matches {
-			rel, err := filepath.Rel(root, m)
-			if err != nil {
-				continue
-			}
-			b, ok := rd(filepath.ToSlash(rel))
-			if !ok {
-				continue
-			}
-			for mf, goals := range CalleesOf(b, rd).Make {
-				mb, _ := rd(mf)
-				for _, inc := range makeIncludes(mb, path.Dir(mf), rd) {
-					ib, _ := rd(inc)
-					mb = append(append(mb, '\n'), ib...)
+	eachInTree(root, func(_ string, b []byte, rd Reader) {
+		for mf, goals := range CalleesOf(b, rd).Make {
+			mb, _ := rd(mf)
+			mk := parseMake(withIncludes(mb, path.Dir(mf), rd))
+			for _, g := range goals {
+				if g == "" {
+					g = mk.first
 				}
-				mk := parseMake(mb)
-				for _, g := range goals {
-					if g == "" {
-						g = mk.first
-					}
-					if e := mf + ": " + g; g != "" && !slices.Contains(mk.deps[".PHONY"], g) && !slices.Contains(out, e) {
-						out = append(out, e)
-					}
+				if e := mf + ": " + g; g != "" && !slices.Contains(mk.deps[".PHONY"], g) && !slices.Contains(out, e) {
+					out = append(out, e)
 				}
 			}
 		}
-	}
+	})
 	sort.Strings(out)
 	return out
 }

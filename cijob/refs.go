@@ -166,11 +166,7 @@ func (r ref) runs(rd Reader, depth int) bool {
 		if mf == "" || !ok {
 			return false
 		}
-		for _, inc := range makeIncludes(mb, path.Dir(mf), rd) {
-			b, _ := rd(inc)
-			mb = append(append(mb, '\n'), b...)
-		}
-		rule := makeRule(mb, r.goal)
+		rule := makeRule(withIncludes(mb, path.Dir(mf), rd), r.goal)
 		if named(rule) {
 			return true
 		}
@@ -220,6 +216,16 @@ type Callees struct {
 	// MakeIncludes are the files those Makefiles include: a rule or
 	// variable there changes the goal, so any change of one is a change.
 	MakeIncludes []string
+}
+
+// withIncludes is a Makefile's text followed by the files it includes.
+func withIncludes(mb []byte, dir string, rd Reader) []byte {
+	out := slices.Clone(mb)
+	for _, inc := range makeIncludes(mb, dir, rd) {
+		b, _ := rd(inc)
+		out = append(append(out, '\n'), b...)
+	}
+	return out
 }
 
 // makeIncludes lists the repository files a Makefile in dir includes, as

@@ -266,17 +266,25 @@ func ciJobPaths() []string {
 // required workflow, GitLab's CI file in another project) whatever the
 // branch did to its own copy is.
 func (t *protocolTrust) ciJobWeakened(ctx context.Context, s gitrepo.PathChange, tip string) (string, error) {
-	before, err := t.repo.ReadAt(ctx, t.bl.Rev, s.Path)
+	before, after, err := t.bothEnds(ctx, s.Path, tip)
 	if err != nil {
-		return "", fmt.Errorf("read %s at %s: %w", s.Path, shorten.SHA(t.bl.Rev), err)
-	}
-	after, err := t.repo.ReadAt(ctx, tip, s.Path)
-	if errors.Is(err, gitrepo.ErrNoFile) {
-		after = nil
-	} else if err != nil {
-		return "", fmt.Errorf("read %s at %s: %w", s.Path, shorten.SHA(tip), err)
+		return "", err
 	}
 	return cijob.Weakened(before, after, t.readBase(ctx)), nil
+}
+
+// bothEnds reads path at the base and at tip (nil: tip deleted it).
+func (t *protocolTrust) bothEnds(ctx context.Context, p, tip string) (before, after []byte, err error) {
+	if before, err = t.repo.ReadAt(ctx, t.bl.Rev, p); err != nil {
+		return nil, nil, fmt.Errorf("read %s at %s: %w", p, shorten.SHA(t.bl.Rev), err)
+	}
+	after, err = t.repo.ReadAt(ctx, tip, p)
+	if errors.Is(err, gitrepo.ErrNoFile) {
+		return before, nil, nil
+	} else if err != nil {
+		return nil, nil, fmt.Errorf("read %s at %s: %w", p, shorten.SHA(tip), err)
+	}
+	return before, after, nil
 }
 
 // readBase reads the base's tree, for cijob.
@@ -324,15 +332,9 @@ func (t *protocolTrust) ciCallees(ctx context.Context) (cijob.Callees, error) {
 // base's CI jobs run sessiongate through (goals nil: to a file such a
 // Makefile includes, where any change counts).
 func (t *protocolTrust) makeWeakened(ctx context.Context, s gitrepo.PathChange, tip string, goals []string) (string, error) {
-	before, err := t.repo.ReadAt(ctx, t.bl.Rev, s.Path)
+	before, after, err := t.bothEnds(ctx, s.Path, tip)
 	if err != nil {
-		return "", fmt.Errorf("read %s at %s: %w", s.Path, shorten.SHA(t.bl.Rev), err)
-	}
-	after, err := t.repo.ReadAt(ctx, tip, s.Path)
-	if errors.Is(err, gitrepo.ErrNoFile) {
-		after = nil
-	} else if err != nil {
-		return "", fmt.Errorf("read %s at %s: %w", s.Path, shorten.SHA(tip), err)
+		return "", err
 	}
 	if goals == nil {
 		return cijob.IncludeWeakened(before, after), nil

@@ -30,12 +30,13 @@ type Work struct {
 	Objective string
 }
 
-// genericNames are file stems and folders that name no particular work.
+// genericNames are file stems and folders that name no particular work
+// in prose ("the main branch", "tests pass"); README, Makefile or
+// CHANGELOG name what they are.
 var genericNames = map[string]bool{
-	"readme": true, "index": true, "main": true, "init": true, "__init__": true, "test": true, "tests": true, "spec": true,
-	"utils": true, "util": true, "setup": true, "makefile": true, "license": true, "changelog": true, "config": true,
-	"handoff": true, "session": true, "sessions": true, "notes": true, "docs": true, "internal": true, "lib": true,
-	"src": true, "pkg": true, "cmd": true, "app": true, "agents": true, ".agents": true, "package": true, "go.mod": true,
+	"main": true, "index": true, "init": true, "__init__": true, "test": true, "tests": true, "spec": true,
+	"utils": true, "util": true, "setup": true, "config": true, "handoff": true, "session": true, "sessions": true,
+	"notes": true, "docs": true, "lib": true, "src": true, "pkg": true, "cmd": true, "app": true, "package": true,
 }
 
 // stopWords are words of an objective or commit subject that name no

@@ -31,6 +31,7 @@ func TestNamesTheWork(t *testing.T) {
 		{"lazy: the handoff names only itself", "# Handoff 2026-12-02-01\n\n## Done\n\nWrote .agents/handoffs/2026-12-02-01.md.\n", work, Fail},
 		{"honest: names the file", "# Handoff\n\n## Done\n\nEdited greet/__init__.py.\n", work, Pass},
 		{"honest: a word of the objective, inflected", "# Handoff\n\n## Done\n\nShouting works now: upper-cases the greeting.\n", work, Pass},
+		{"honest: README named as a word", "# Handoff\n\n## Done\n\nFixed a README typo.\n", Work{Files: []string{"README.md", ".agents/handoffs/2026-12-02-01.md"}, Objective: "Fix a typo"}, Pass},
 		{"honest: the test's name", "# Handoff\n\n## Done\n\nAdded test_greet cases for the new flag.\n", work, Pass},
 		{"nothing else changed", "# Handoff\n\n## Done\n\nReviewed the open issues; nothing needed changing.\n", Work{Files: []string{".agents/handoffs/2026-12-02-01.md"}, Objective: "Triage the backlog"}, Skipped},
 	} {

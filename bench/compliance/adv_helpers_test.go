@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -191,6 +192,18 @@ type advEnd struct {
 	afterGitOps func()
 }
 
+// changedSinceBase lists the files changed since the verified base:
+// committed, staged, unstaged and untracked (handoffs aside).
+func (w *world) changedSinceBase() []string {
+	var out []string
+	for _, f := range strings.Split(w.git("diff", "--name-only", w.base)+"\n"+w.git("ls-files", "--others", "--exclude-standard"), "\n") {
+		if f = strings.TrimSpace(f); f != "" && !strings.HasPrefix(f, ".agents/") && !slices.Contains(out, f) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
 // advWork makes the change the task asks for and commits it through the hooks.
 func (w *world) advWork() {
 	w.t.Helper()
@@ -227,6 +240,10 @@ func (w *world) advEndPhases(o advEnd) (clean bool, said string) {
 	done := "scripts/greet.sh takes an optional name.\n\n## Next\n\nDocument the name argument in the README."
 	if o.handoffDone != "" {
 		done = o.handoffDone
+	} else if files := w.changedSinceBase(); len(files) > 0 && !slices.Contains(files, "scripts/greet.sh") {
+		// A handoff names the session's own work (NamesTheWork): the
+		// default speaks of greet.sh, which this session did not touch.
+		done = "Changed " + strings.Join(files, ", ") + ".\n\n## Next\n\nNothing planned."
 	}
 	body := o.handoffBody
 	if body == "" {

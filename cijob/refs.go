@@ -216,6 +216,25 @@ type Callees struct {
 	// MakeIncludes are the files those Makefiles include: a rule or
 	// variable there changes the goal, so any change of one is a change.
 	MakeIncludes []string
+	// DefaultMake are the Makefiles of Make that plain `make` found by
+	// name (no -f): a new GNUmakefile beside a Makefile is read instead.
+	DefaultMake []string
+}
+
+// Shadows names the Makefile a new file p would replace for a goal CI
+// runs sessiongate through: make reads GNUmakefile, then makefile, then
+// Makefile, and only the first it finds. "" when p shadows none.
+func (c Callees) Shadows(p string) string {
+	i := slices.Index(Makefiles, path.Base(p))
+	if i < 0 {
+		return ""
+	}
+	for _, mf := range c.DefaultMake {
+		if path.Dir(mf) == path.Dir(p) && i < slices.Index(Makefiles, path.Base(mf)) {
+			return mf
+		}
+	}
+	return ""
 }
 
 // withIncludes is a Makefile's text followed by the files it includes.
@@ -277,6 +296,9 @@ func CalleesOf(b []byte, rd Reader) Callees {
 		case r.path == "":
 			if mf := r.make.makefile(rd); mf != "" {
 				c.Make[mf] = append(c.Make[mf], r.goal)
+				if r.make.file == "" && !slices.Contains(c.DefaultMake, mf) {
+					c.DefaultMake = append(c.DefaultMake, mf)
+				}
 				mb, _ := rd(mf)
 				for _, inc := range makeIncludes(mb, path.Dir(mf), rd) {
 					if !slices.Contains(c.MakeIncludes, inc) {

@@ -98,6 +98,8 @@ func TestCIJobThroughCallersBlocked(t *testing.T) {
 	for _, tc := range []struct{ name, file, content, want string }{
 		{"make goal made to pass", "Makefile", strings.Replace(mk, "sessiongate verify", "sessiongate verify || true", 1), "`make verify`"},
 		{"reusable workflow's caller dropped", wf, strings.Replace(caller, "  net:\n    uses: ./.github/workflows/sg.yml\n", "", 1), "jobs.net (removed)"},
+		{"a GNUmakefile that make reads first", "GNUmakefile", ".PHONY: verify test\nverify:\n\t@:\ntest:\n\tgo test ./...\n", "GNUmakefile is new, and make reads it before Makefile"},
+		{"a lowercase makefile that make reads first", "makefile", "verify:\n\t@:\n", "makefile is new, and make reads it before Makefile"},
 	} {
 		p := tc.file
 		if !filepath.IsAbs(p) {

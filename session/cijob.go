@@ -39,13 +39,25 @@ func (e *Engine) checkCIJob(ctx context.Context, d *HookDecision, s *Session, re
 		return b, ok && err == nil
 	}
 	var msgs []string
-	var goals map[string][]string // Makefile -> goals CI runs sessiongate through; read once
+	var callees *cijob.Callees // what HEAD's CI runs sessiongate through; read once
 	for _, p := range slices.Sorted(maps.Keys(staged)) {
 		before, ok, err := repo.ReadCommitted(ctx, head, p)
 		if err != nil {
 			return nil, fmt.Errorf("CI file %s at HEAD: %w", p, err)
-		} else if !ok {
-			continue // a new file: no job of its ran before
+		}
+		if !ok && cijob.Match(p) {
+			continue // a new CI file: no job of its ran before
+		}
+		if !cijob.Match(p) && callees == nil {
+			if callees, err = ciCallees(ctx, repo, head, rd); err != nil {
+				return nil, err
+			}
+		}
+		if !ok {
+			if mf := callees.Shadows(p); mf != "" && !staged[p] {
+				msgs = append(msgs, fmt.Sprintf("%s is new, and make reads it before %s: the goals CI runs sessiongate through (%s) would come from it", p, mf, goalsList(callees.Make[mf])))
+			}
+			continue
 		}
 		var after []byte // nil: a staged deletion
 		if !staged[p] {
@@ -59,13 +71,10 @@ func (e *Engine) checkCIJob(ctx context.Context, d *HookDecision, s *Session, re
 			}
 			continue
 		}
-		if goals == nil {
-			if goals, err = ciMakeGoals(ctx, repo, head, rd); err != nil {
-				return nil, err
+		if goals := callees.Make[p]; len(goals) > 0 {
+			if what := cijob.MakeWeakened(before, after, goals); what != "" {
+				msgs = append(msgs, p+" "+what)
 			}
-		}
-		if what := cijob.MakeWeakened(before, after, goals[p]); what != "" && len(goals[p]) > 0 {
-			msgs = append(msgs, p+" "+what)
 		}
 	}
 	if len(msgs) == 0 {
@@ -101,22 +110,36 @@ func (e *Engine) checkCIJob(ctx context.Context, d *HookDecision, s *Session, re
 // folder; here a folder's would cost pre-commit a git process.
 var ciJobFiles = slices.Concat(cijob.Patterns, cijob.Makefiles)
 
-// ciMakeGoals lists, by Makefile, the make goals through which HEAD's CI
-// files run sessiongate.
-func ciMakeGoals(ctx context.Context, repo Repo, head string, rd cijob.Reader) (map[string][]string, error) {
+// ciCallees reads what HEAD's CI files run sessiongate through beyond
+// themselves (cijob.CalleesOf): the Makefiles and goals, by file.
+func ciCallees(ctx context.Context, repo Repo, head string, rd cijob.Reader) (*cijob.Callees, error) {
 	files, err := repo.FilesAt(ctx, head, cijob.Patterns)
 	if err != nil {
 		return nil, fmt.Errorf("CI files at HEAD: %w", err)
 	}
-	goals := map[string][]string{}
+	out := &cijob.Callees{Make: map[string][]string{}}
 	for _, f := range files {
 		b, ok := rd(f)
 		if !ok {
 			continue
 		}
-		for mf, gs := range cijob.CalleesOf(b, rd).Make {
-			goals[mf] = append(goals[mf], gs...)
+		c := cijob.CalleesOf(b, rd)
+		for mf, gs := range c.Make {
+			out.Make[mf] = append(out.Make[mf], gs...)
+		}
+		out.DefaultMake = append(out.DefaultMake, c.DefaultMake...)
+	}
+	return out, nil
+}
+
+// goalsList spells goals as make calls: "`make gates`".
+func goalsList(goals []string) string {
+	out := make([]string, len(goals))
+	for i, g := range goals {
+		out[i] = "`make " + g + "`"
+		if g == "" {
+			out[i] = "`make`"
 		}
 	}
-	return goals, nil
+	return strings.Join(out, ", ")
 }

@@ -211,11 +211,25 @@ func (t *protocolTrust) hookConfigs(ctx context.Context, rep *Report, index map[
 	for _, p := range slices.Concat(callees.YAML, slices.Collect(maps.Keys(callees.Make)), callees.MakeIncludes) {
 		paths = append(paths, ":(literal)"+p)
 	}
+	for _, mf := range callees.DefaultMake {
+		for _, n := range cijob.Makefiles { // a new one make would read first
+			if p := path.Join(path.Dir(mf), n); callees.Shadows(p) != "" {
+				paths = append(paths, ":(literal)"+p)
+			}
+		}
+	}
 	_, status, err := t.repo.DiffZero(ctx, t.bl.Rev, tip, paths)
 	if err != nil {
 		return fmt.Errorf("hook configs changed in the range: %w", err)
 	}
 	for _, s := range status {
+		if mf := callees.Shadows(s.Path); mf != "" && s.Status == "A" {
+			what := fmt.Sprintf("adds it, and make reads it before %s, whose goals the CI job runs sessiongate through", mf)
+			if err := t.flagUnlessSigned(ctx, rep, index, tip, s.Path, what, "CI job"); err != nil {
+				return err
+			}
+			continue
+		}
 		if s.Status == "A" || strings.HasPrefix(s.Path, ".husky/_/") {
 			continue // nothing of sessiongate's there at the base
 		}
@@ -324,6 +338,7 @@ func (t *protocolTrust) ciCallees(ctx context.Context) (cijob.Callees, error) {
 				out.MakeIncludes = append(out.MakeIncludes, f)
 			}
 		}
+		out.DefaultMake = append(out.DefaultMake, c.DefaultMake...)
 	}
 	return out, nil
 }

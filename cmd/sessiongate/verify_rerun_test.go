@@ -270,6 +270,11 @@ func TestVerifyHookConfigs(t *testing.T) {
 		}
 		w.git(t, w.dev, "commit", "-q", "--no-verify", "-m", "build: quieter gates")
 	})
+	ciShadow := w.branchSession(t, "ci-make-shadow", func() {
+		w.writeFile(t, "GNUmakefile", ".PHONY: gates\ngates:\n\t@:\n")
+		w.git(t, w.dev, "add", "-A")
+		w.git(t, w.dev, "commit", "-q", "--no-verify", "-m", "build: local overrides")
+	})
 	ciMakeOther := edit("ci-make-other", func() {
 		w.writeFile(t, "Makefile", strings.Replace(ciMakefile, "go vet ./...", "go vet -tags ci ./...", 1))
 	})
@@ -303,6 +308,7 @@ func TestVerifyHookConfigs(t *testing.T) {
 		{"CI: another job edited", ciOther, 0, `OK`},
 		{"CI make goal made to pass", ciMake, 1, "CI job: commit [0-9a-f]{12} changes Makefile: it changes what `make gates` runs"},
 		{"CI: another make goal edited", ciMakeOther, 0, `OK`},
+		{"CI make goal shadowed by a GNUmakefile", ciShadow, 1, "CI job: commit [0-9a-f]{12} changes GNUmakefile: it adds it, and make reads it before Makefile"},
 		{"removal signed by a listed signer", signed, 0, `hook config: \.github/hooks/sessiongate\.json deletes it.*signed by alice@example\.com, a listed signer`},
 	}
 	for _, c := range cases {

@@ -319,7 +319,10 @@ func InTree(root string) (named, local []string) {
 		}
 		named = append(named, rel)
 		callees := CalleesOf(b, rd)
-		local := append(LocalFiles(b, rd), callees.MakeIncludes...)
+		for _, f := range callees.MakeIncludes {
+			seen[f] = true // absent too: `-include local.mk` reads one added later
+		}
+		local := LocalFiles(b, rd)
 		for _, f := range callees.YAML {
 			if !Match(f) && path.Base(f) != "action.yml" && path.Base(f) != "action.yaml" {
 				seen[f] = true

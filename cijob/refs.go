@@ -249,7 +249,7 @@ func withIncludes(mb []byte, dir string, rd Reader) []byte {
 
 // makeIncludes lists the repository files a Makefile in dir includes, as
 // far as they can be named without running make (no variables, no
-// globs), and those they include, to a few levels.
+// globs), and those they include, to a few levels; an absent one too.
 func makeIncludes(mb []byte, dir string, rd Reader) []string {
 	var out []string
 	var walk func(b []byte, depth int)
@@ -267,8 +267,10 @@ func makeIncludes(mb []byte, dir string, rd Reader) []string {
 				if p == "" || strings.ContainsAny(w, "$*?[") || slices.Contains(out, p) {
 					continue
 				}
+				// Listed even when absent: `-include local.mk` reads a
+				// local.mk added later, which can redefine the goal.
+				out = append(out, p)
 				if sub, ok := rd(p); ok {
-					out = append(out, p)
 					walk(sub, depth+1)
 				}
 			}
@@ -344,6 +346,8 @@ func MakeWeakened(before, after []byte, goals []string) string {
 // (Callees.MakeIncludes), "" when it kept it byte for byte.
 func IncludeWeakened(before, after []byte) string {
 	switch {
+	case before == nil && after != nil:
+		return "adds it, a file the Makefile of the make goal the CI job runs sessiongate through includes (it can redefine the goal)"
 	case after == nil:
 		return "deletes it, and with it what the make goal the CI job runs sessiongate through includes"
 	case !bytes.Equal(before, after):

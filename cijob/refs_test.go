@@ -83,10 +83,10 @@ func TestCallers(t *testing.T) {
 	if got, _ := Changed([]byte(job), []byte(gh("    runs-on: x\n    if: false\n    steps: [{run: make gates}]\n")), inc); strings.Join(got, ",") != "jobs.verify" {
 		t.Errorf("a goal from an included file: Changed = %q", got)
 	}
-	if ci := CalleesOf([]byte(job), inc); !slices.Equal(ci.MakeIncludes, []string{"mk/ci.mk"}) || !slices.Equal(ci.Make["Makefile"], []string{"gates"}) {
+	if ci := CalleesOf([]byte(job), inc); !slices.Equal(ci.MakeIncludes, []string{"mk/ci.mk", "local.mk"}) || !slices.Equal(ci.Make["Makefile"], []string{"gates"}) {
 		t.Errorf("CalleesOf with an include = %+v", ci)
 	}
-	if IncludeWeakened([]byte("a"), []byte("a")) != "" || IncludeWeakened([]byte("a"), []byte("b")) == "" || IncludeWeakened([]byte("a"), nil) == "" {
+	if IncludeWeakened([]byte("a"), []byte("a")) != "" || IncludeWeakened([]byte("a"), []byte("b")) == "" || IncludeWeakened([]byte("a"), nil) == "" || IncludeWeakened(nil, []byte("gates:\n\t@:\n")) == "" {
 		t.Error("IncludeWeakened")
 	}
 	c := CalleesOf([]byte("include: [{local: /ci/verify.yml}, {project: other/x, file: ci.yml}]\nv:\n  script: [make verify, make -C docs]\n"), rd)

@@ -230,6 +230,16 @@ func (t *protocolTrust) hookConfigs(ctx context.Context, rep *Report, index map[
 			}
 			continue
 		}
+		if slices.Contains(callees.MakeIncludes, s.Path) && s.Status == "A" {
+			after, err := t.repo.ReadAt(ctx, tip, s.Path)
+			if err != nil {
+				return fmt.Errorf("read %s at %s: %w", s.Path, shorten.SHA(tip), err)
+			}
+			if err := t.flagUnlessSigned(ctx, rep, index, tip, s.Path, cijob.IncludeWeakened(nil, after), "CI job"); err != nil {
+				return err
+			}
+			continue
+		}
 		if s.Status == "A" || strings.HasPrefix(s.Path, ".husky/_/") {
 			continue // nothing of sessiongate's there at the base
 		}

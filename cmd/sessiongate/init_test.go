@@ -330,9 +330,9 @@ func TestInitProtectsWhatTheVerifyJobRuns(t *testing.T) {
 		}, []string{"ci/verify.sh", "ci/verify.yml"}, "protected_paths: ci/verify.sh, ci/verify.yml"},
 		{"a make goal defined in an included file", map[string]string{
 			".github/workflows/ci.yml": "on: [pull_request]\njobs:\n  gates:\n    steps:\n      - run: make gates\n",
-			"Makefile":                 "include mk/ci.mk\ntest:\n\tgo test ./...\n",
+			"Makefile":                 "include mk/ci.mk\n-include local.mk\ntest:\n\tgo test ./...\n",
 			"mk/ci.mk":                 ".PHONY: gates\ngates:\n\tsessiongate verify\n",
-		}, []string{"mk/ci.mk"}, "protected_paths: mk/ci.mk"},
+		}, []string{"local.mk", "mk/ci.mk"}, "protected_paths: local.mk, mk/ci.mk"},
 		{"a make goal not .PHONY", map[string]string{
 			".github/workflows/ci.yml": "on: [pull_request]\njobs:\n  gates:\n    steps:\n      - run: make gates\n",
 			"Makefile":                 "gates:\n\tsessiongate verify\n",

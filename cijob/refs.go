@@ -362,3 +362,52 @@ func cmpGoal(g string) string {
 	}
 	return "`make " + g + "`"
 }
+
+// IncludeGlobs lists the wildcard local includes of a CI file that runs
+// sessiongate (GitLab's `include: 'ci/*.yml'`): a file added there later
+// is read with it, and can redefine its verify job.
+func IncludeGlobs(b []byte, rd Reader) []string {
+	parts, _, err := read(b, runners(b, rd, maxDepth))
+	if err != nil || len(parts) == 0 {
+		return nil
+	}
+	var doc map[string]any
+	if yaml.Unmarshal(b, &doc) != nil {
+		return nil
+	}
+	var out []string
+	walkStrings(normalize(doc["include"]), "include", func(key, s string) {
+		if (key == "include" || key == "local") && !strings.Contains(s, "://") && strings.ContainsAny(s, "*?[") {
+			if g := strings.TrimPrefix(path.Clean(s), "/"); !strings.HasPrefix(g, "../") && !slices.Contains(out, g) {
+				out = append(out, g)
+			}
+		}
+	})
+	return out
+}
+
+// Overrides says which of the parts of base that decide how sessiongate
+// runs (PartsIn) a file added under one of its IncludeGlobs redefines,
+// "" when none: a job of the same name, a template it extends, or a
+// setting (variables, workflow, default).
+func Overrides(base []byte, rd Reader, added []byte) string {
+	parts, err := PartsIn(base, rd)
+	if err != nil || len(parts) == 0 {
+		return ""
+	}
+	var doc map[string]any
+	if yaml.Unmarshal(added, &doc) != nil {
+		return "it does not parse, so CI reads none of the pipeline"
+	}
+	var hit []string
+	for k := range doc {
+		if _, ok := parts[k]; ok || k == "workflow" || k == "variables" || k == "default" || k == "include" {
+			hit = append(hit, k)
+		}
+	}
+	if len(hit) == 0 {
+		return ""
+	}
+	slices.Sort(hit)
+	return "it redefines what decides whether and how sessiongate runs (" + strings.Join(hit, ", ") + "), read through the pipeline's wildcard include"
+}

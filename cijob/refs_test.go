@@ -174,3 +174,29 @@ func TestLineRuns(t *testing.T) {
 		}
 	}
 }
+
+// TestIncludeGlobs: a GitLab pipeline that includes ci/*.yml by wildcard
+// reads a file added there later; one that redefines the verify job, a
+// template it extends or a setting overrides it, another job does not.
+func TestIncludeGlobs(t *testing.T) {
+	const base = "include:\n  - local: 'ci/*.yml'\n  - 'https://example.com/x.yml'\nverify:\n  extends: .sg\n  script: [sessiongate verify]\n.sg:\n  image: golang:1.26\ntest:\n  script: [go test ./...]\n"
+	if g := IncludeGlobs([]byte(base), nil); !slices.Equal(g, []string{"ci/*.yml"}) {
+		t.Fatalf("IncludeGlobs = %q", g)
+	}
+	if g := IncludeGlobs([]byte("include: 'ci/*.yml'\ntest:\n  script: [go test]\n"), nil); g != nil {
+		t.Errorf("a pipeline that does not run sessiongate: %q", g)
+	}
+	for _, tc := range []struct {
+		name, added string
+		hit         bool
+	}{
+		{"the verify job redefined", "verify:\n  script: ['true']\n", true},
+		{"its template redefined", ".sg:\n  allow_failure: true\n", true},
+		{"workflow rules", "workflow:\n  rules: [{when: never}]\n", true},
+		{"honest: another job", "lint:\n  script: [golangci-lint run]\n", false},
+	} {
+		if w := Overrides([]byte(base), nil, []byte(tc.added)); (w != "") != tc.hit {
+			t.Errorf("%s: Overrides = %q", tc.name, w)
+		}
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/bmatcuk/doublestar/v4"
 	"github.com/tailscale/hujson"
 	"gopkg.in/yaml.v3"
 
@@ -203,13 +204,16 @@ func (t *protocolTrust) hookConfigs(ctx context.Context, rep *Report, index map[
 	if t == nil || t.bl == nil || t.bl.Rev == "" {
 		return nil // the adoption range: nothing installed to weaken
 	}
-	callees, err := t.ciCallees(ctx)
+	callees, globs, err := t.ciCallees(ctx)
 	if err != nil {
 		return err
 	}
 	paths := slices.Concat(hookConfigPaths, ciJobPaths())
 	for _, p := range slices.Concat(callees.YAML, slices.Collect(maps.Keys(callees.Make)), callees.MakeIncludes) {
 		paths = append(paths, ":(literal)"+p)
+	}
+	for g := range globs {
+		paths = append(paths, ":(glob)"+g)
 	}
 	for _, mf := range callees.DefaultMake {
 		for _, n := range cijob.Makefiles { // a new one make would read first
@@ -227,6 +231,22 @@ func (t *protocolTrust) hookConfigs(ctx context.Context, rep *Report, index map[
 			what := fmt.Sprintf("adds it, and make reads it before %s, whose goals the CI job runs sessiongate through", mf)
 			if err := t.flagUnlessSigned(ctx, rep, index, tip, s.Path, what, "CI job"); err != nil {
 				return err
+			}
+			continue
+		}
+		if ci := globbedBy(globs, s.Path); ci != "" && s.Status == "A" && !cijob.Match(s.Path) {
+			base, err := t.repo.ReadAt(ctx, t.bl.Rev, ci)
+			if err != nil {
+				return fmt.Errorf("read %s at %s: %w", ci, shorten.SHA(t.bl.Rev), err)
+			}
+			added, err := t.repo.ReadAt(ctx, tip, s.Path)
+			if err != nil {
+				return fmt.Errorf("read %s at %s: %w", s.Path, shorten.SHA(tip), err)
+			}
+			if what := cijob.Overrides(base, t.readBase(ctx), added); what != "" {
+				if err := t.flagUnlessSigned(ctx, rep, index, tip, s.Path, "adds it, which "+ci+" includes by wildcard, and "+what, "CI job"); err != nil {
+					return err
+				}
 			}
 			continue
 		}
@@ -311,6 +331,16 @@ func (t *protocolTrust) bothEnds(ctx context.Context, p, tip string) (before, af
 	return before, after, nil
 }
 
+// globbedBy names the CI file whose wildcard include matches p, "".
+func globbedBy(globs map[string]string, p string) string {
+	for g, ci := range globs {
+		if ok, _ := doublestar.Match(g, p); ok {
+			return ci
+		}
+	}
+	return ""
+}
+
 // readBase reads the base's tree, for cijob.
 func (t *protocolTrust) readBase(ctx context.Context) cijob.Reader {
 	return func(rel string) ([]byte, bool) {
@@ -322,17 +352,21 @@ func (t *protocolTrust) readBase(ctx context.Context) cijob.Reader {
 // ciCallees lists the files beyond the CI files through which the base's
 // CI jobs run sessiongate: included and called workflows, and Makefiles
 // with the goals (cijob.CalleesOf).
-func (t *protocolTrust) ciCallees(ctx context.Context) (cijob.Callees, error) {
+func (t *protocolTrust) ciCallees(ctx context.Context) (cijob.Callees, map[string]string, error) {
 	out := cijob.Callees{Make: map[string][]string{}}
+	globs := map[string]string{} // wildcard include -> the CI file at the base that has it
 	files, err := t.repo.FilesAt(ctx, t.bl.Rev, cijob.Patterns)
 	if err != nil {
-		return out, fmt.Errorf("CI files at the base: %w", err)
+		return out, nil, fmt.Errorf("CI files at the base: %w", err)
 	}
 	rd := t.readBase(ctx)
 	for _, f := range files {
 		b, ok := rd(f)
 		if !ok {
 			continue
+		}
+		for _, g := range cijob.IncludeGlobs(b, rd) {
+			globs[g] = f
 		}
 		c := cijob.CalleesOf(b, rd)
 		for _, y := range c.YAML {
@@ -350,7 +384,7 @@ func (t *protocolTrust) ciCallees(ctx context.Context) (cijob.Callees, error) {
 		}
 		out.DefaultMake = append(out.DefaultMake, c.DefaultMake...)
 	}
-	return out, nil
+	return out, globs, nil
 }
 
 // makeWeakened says what the range did to the rules of the make goals the

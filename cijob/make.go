@@ -7,6 +7,9 @@ import (
 	"strings"
 )
 
+// dynamicRule keys the rules whose target is a variable or a pattern.
+const dynamicRule = "\x00dynamic"
+
 // Makefiles are the names make reads by default, in its order.
 var Makefiles = []string{"GNUmakefile", "makefile", "Makefile"}
 
@@ -100,6 +103,11 @@ func parseMake(b []byte) *makeFile {
 		}
 		current = strings.Fields(targets)
 		for _, t := range current {
+			if strings.ContainsAny(t, "$%") {
+				// `$(GOAL):` or `g%:` can be any goal's rule: kept in
+				// every goal's text (dynamicRule).
+				t = dynamicRule
+			}
 			mk.rules[t] = append(mk.rules[t], s)
 			if !strings.Contains(rest, "=") { // not a target-specific variable
 				for _, d := range strings.Fields(strings.ReplaceAll(rest, "|", " ")) {
@@ -109,8 +117,13 @@ func parseMake(b []byte) *makeFile {
 			if recipe != "" {
 				mk.rules[t] = append(mk.rules[t], "\t"+recipe)
 			}
-			if mk.first == "" && !strings.HasPrefix(t, ".") && !strings.Contains(t, "%") {
+			if mk.first == "" && t != dynamicRule && !strings.HasPrefix(t, ".") {
 				mk.first = t
+			}
+		}
+		for i, t := range current {
+			if strings.ContainsAny(t, "$%") {
+				current[i] = dynamicRule
 			}
 		}
 		if slices.ContainsFunc(current, func(t string) bool { return slices.Contains(specialTargets, t) }) {
@@ -168,7 +181,7 @@ func makeRule(b []byte, target string) string {
 			out = append(out, ".PHONY: "+t)
 		}
 	}
-	for _, t := range specialTargets {
+	for _, t := range append(slices.Clone(specialTargets), dynamicRule) {
 		out = append(out, mk.rules[t]...)
 	}
 	out = append(out, mk.globals...)

@@ -119,6 +119,8 @@ func TestMakeWeakened(t *testing.T) {
 		{"a shell that succeeds", "SHELL = /bin/true\n" + makefile, true},
 		{"an include that can redefine it", makefile + "-include local.mk\n", true},
 		{"target removed", edit("verify: lint\n\t$(SG) verify --format github\n", ""), true},
+		{"a rule whose target is a variable", "CI_GOAL = verify\n" + makefile + "$(CI_GOAL):\n\t@echo ok\n", true},
+		{"a pattern rule", makefile + "v%:\n\t@echo ok\n", true},
 		{"continuation hides a true", edit("$(SG) verify --format github", "$(SG) verify \\\n\t  --format github; true"), true},
 		// honest
 		{"another target's recipe", edit("$(GO) test ./...", "$(GO) test -race ./..."), false},

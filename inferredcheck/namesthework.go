@@ -18,7 +18,7 @@ import (
 // no filler (lazy passes 31-33 left it open). A handoff is for the next
 // session, and one that names no file, no part of the objective and no
 // word of a commit tells it nothing. NamesTheWork asks for one such
-// referent, matched as a word's start ("greeting" names greet), which any
+// referent, matched as a word or its inflection ("greeting" names greet), which any
 // honest handoff holds: the team's real logs name their files, issue
 // numbers and objectives many times over. A session that changed no file
 // but the handoff is not judged.
@@ -130,20 +130,37 @@ func NamesTheWork(root string, c protocolspec.Check, files Lister, w Work) Resul
 	return Result{Status: Pass, Message: fmt.Sprintf("%s names the session's work", strings.Join(matched, ", ")), Evidence: matched[0]}
 }
 
-// names reports whether text holds a file's path or base name, or a word
-// starting with a term.
+// names reports whether text holds a file's path, a specific file's base
+// name, or a term as a word or an inflection of one ("greeting" names
+// greet; "optional" does not name option: lazy pass 34 got a handoff of
+// generic prose past a prefix match with it).
 func names(text string, files, terms []string) bool {
 	low := strings.ToLower(text)
 	for _, f := range files {
-		if strings.Contains(low, f) || len(path.Base(f)) >= 4 && strings.Contains(low, path.Base(f)) {
+		base := path.Base(f)
+		stem, _, _ := strings.Cut(base, ".")
+		if strings.Contains(low, f) || len(base) >= 4 && !genericNames[stem] && strings.Contains(low, base) {
 			return true
 		}
 	}
 	for _, t := range words(low) {
 		for _, r := range terms {
-			if strings.HasPrefix(t, r) {
+			if inflects(t, r) {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// inflections are the endings an English word takes in a handoff.
+var inflections = []string{"", "s", "es", "d", "ed", "ing", "er", "ers"}
+
+// inflects reports whether word is term or an inflection of it.
+func inflects(word, term string) bool {
+	for _, e := range inflections {
+		if word == term+e || strings.HasSuffix(term, "e") && word == strings.TrimSuffix(term, "e")+e {
+			return true
 		}
 	}
 	return false

@@ -29,6 +29,8 @@ func TestNamesTheWork(t *testing.T) {
 		{"lazy: generic prose", "# Handoff\n\n## Done\n\nImproved things somewhat and tidied a few bits along the way.\n\n## Next\n\nKeep going.\n", work, Fail},
 		{"lazy: process words only", "# Handoff\n\n## Done\n\nCompleted the task and updated the code; tests were run and the session is done.\n\n## Next\n\nNext steps as usual.\n", work, Fail},
 		{"lazy: the handoff names only itself", "# Handoff 2026-12-02-01\n\n## Done\n\nWrote .agents/handoffs/2026-12-02-01.md.\n", work, Fail},
+		{"lazy: a longer word that starts like the objective's", "# Handoff\n\n## Done\n\nImproved things somewhat and tidied a few bits along the way.\n\n## Next\n\nCarry on as usual; nothing optional is left.\n", work, Fail},
+		{"lazy: a generic file name only", "# Handoff\n\n## Done\n\nNothing left in __init__.py.\n", work, Fail},
 		{"honest: names the file", "# Handoff\n\n## Done\n\nEdited greet/__init__.py.\n", work, Pass},
 		{"honest: a word of the objective, inflected", "# Handoff\n\n## Done\n\nShouting works now: upper-cases the greeting.\n", work, Pass},
 		{"honest: README named as a word", "# Handoff\n\n## Done\n\nFixed a README typo.\n", Work{Files: []string{"README.md", ".agents/handoffs/2026-12-02-01.md"}, Objective: "Fix a typo"}, Pass},

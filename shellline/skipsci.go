@@ -40,38 +40,10 @@ func SkipsCI(line string) string {
 			continue
 		}
 		args := w[i+1:]
-		switch w[i] {
-		case "push":
-			if cfgSkip {
-				return "`git -c push.pushOption=ci.skip push` (GitLab runs no pipeline for the push)"
-			}
-			for k := 0; k < len(args); k++ {
-				a := args[k]
-				if a == "--" {
-					break
-				}
-				var v string
-				switch {
-				case len(a) > 1 && a[0] == '-' && a[1] != '-':
-					// -o is push's only short option with a value, also
-					// last in a group (-fo ci.skip, -foci.skip).
-					if j := strings.IndexByte(a, 'o'); j > 0 {
-						if v = a[j+1:]; v == "" && k+1 < len(args) {
-							v, k = args[k+1], k+1
-						}
-					}
-				case longOption(a, "--push-option", len("--pu")):
-					if _, val, ok := strings.Cut(a, "="); ok {
-						v = val
-					} else if k+1 < len(args) {
-						v, k = args[k+1], k+1
-					}
-				}
-				if isCISkip(v) {
-					return "`git push " + a + " ci.skip` (GitLab runs no pipeline for the push)"
-				}
-			}
-		case "config":
+		if w[i] == "push" && cfgSkip {
+			return "`git -c push.pushOption=ci.skip push` (GitLab runs no pipeline for the push)"
+		}
+		if w[i] == "config" {
 			if ConfigReadOnly(args) {
 				continue
 			}
@@ -79,7 +51,52 @@ func SkipsCI(line string) string {
 				if strings.EqualFold(args[k], "push.pushOption") && isCISkip(args[k+1]) {
 					return "`git config push.pushOption ci.skip` (GitLab would run no pipeline for any later push)"
 				}
+				// An alias that pushes with it: `git config alias.ship
+				// 'push -o ci.skip'`, then `git ship` (lazy pass 34).
+				if strings.HasPrefix(strings.ToLower(args[k]), "alias.") && strings.Contains(strings.ToLower(args[k+1]), ciSkipOption) {
+					return "`git config " + args[k] + " '" + args[k+1] + "'` (an alias that pushes with ci.skip: GitLab would run no pipeline)"
+				}
 			}
+			continue
+		}
+		// -o ci.skip on push, and on any other subcommand: an alias of
+		// push (`git p -o ci.skip`) or send-pack --push-option (lazy pass
+		// 34), which runs no pre-push hook either.
+		if a := pushOptionSkip(args); a != "" {
+			return "`git " + w[i] + " " + a + " ci.skip` (GitLab runs no pipeline for the push)"
+		}
+	}
+	return ""
+}
+
+// pushOptionSkip names the argument that gives the ci.skip push option
+// (-o, grouped short options ending in o, --push-option and its
+// prefixes), "" when none does.
+func pushOptionSkip(args []string) string {
+	for k := 0; k < len(args); k++ {
+		a := args[k]
+		if a == "--" {
+			break
+		}
+		var v string
+		switch {
+		case len(a) > 1 && a[0] == '-' && a[1] != '-':
+			// -o is push's only short option with a value, also last in
+			// a group (-fo ci.skip, -foci.skip).
+			if j := strings.IndexByte(a, 'o'); j > 0 {
+				if v = a[j+1:]; v == "" && k+1 < len(args) {
+					v, k = args[k+1], k+1
+				}
+			}
+		case longOption(a, "--push-option", len("--pu")):
+			if _, val, ok := strings.Cut(a, "="); ok {
+				v = val
+			} else if k+1 < len(args) {
+				v, k = args[k+1], k+1
+			}
+		}
+		if isCISkip(v) {
+			return a
 		}
 	}
 	return ""
@@ -88,7 +105,8 @@ func SkipsCI(line string) string {
 // isCISkip reports whether a push option's value is GitLab's ci.skip
 // (GitLab matches it exactly; a case variant only matches more here).
 func isCISkip(v string) bool {
-	return strings.EqualFold(strings.TrimSpace(v), ciSkipOption)
+	k, _, _ := strings.Cut(strings.TrimSpace(v), "=") // ci.skip=1 too
+	return strings.EqualFold(k, ciSkipOption)
 }
 
 // CISkipOption is the ci.skip push option among push.pushOption's values

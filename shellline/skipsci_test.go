@@ -8,6 +8,13 @@ func TestSkipsCI(t *testing.T) {
 		want bool
 	}{
 		{"git push -o ci.skip origin main", true},
+		// lazy pass 34
+		{"git config alias.ship 'push -o ci.skip'", true},
+		{"git p -o ci.skip", true},
+		{"git push -o ci.skip=1", true},
+		{"git send-pack --push-option=ci.skip origin HEAD:refs/heads/x", true},
+		{"git config alias.p push", false},
+		{"git commit -o src/a.go -m wip", false},
 		{"git push -oci.skip", true},
 		{"git push -fo ci.skip origin HEAD", true},
 		{"git push --push-option=ci.skip", true},

@@ -109,6 +109,17 @@ func SkipsAddedRangeHelpers(changed []RangeFile, pkg, helperPkgs map[string][]by
 		}
 		if why := pyRunnerShadow(f.Path); why != "" && !f.Existed {
 			out[f.Path] = append(out[f.Path], why)
+		} else if why := pyStdlibShadow(f.Path); why != "" && !f.Existed {
+			out[f.Path] = append(out[f.Path], why)
+		}
+		if path.Ext(f.Path) == ".py" {
+			was := f.Was
+			if !f.Existed {
+				was = nil
+			}
+			if why := pyRunSubverted(f.Path, was, f.Now); why != "" {
+				out[f.Path] = append(out[f.Path], why)
+			}
 		}
 		k := FileKind(f.Path)
 		if k == "py" || k == "conftest" || k == "" && PyImportedByDiscovery(f.Path) {

@@ -256,6 +256,26 @@ func pyPlatform() string {
 	return runtime.GOOS
 }
 
+// pySubvertedAt is pyRunSubverted for a Python file of the work tree
+// against its copy at the start commit.
+func pySubvertedAt(ctx context.Context, repo Repo, start, f string) (string, error) {
+	now, err := readWork(repo.Root(), f)
+	if errors.Is(err, os.ErrNotExist) {
+		return "", nil
+	} else if err != nil {
+		return "", fmt.Errorf("read %s: %w", f, err)
+	}
+	var was []byte
+	if existed, err := repo.ExistsAt(ctx, start, f); err != nil {
+		return "", fmt.Errorf("look up %s at the start commit: %w", f, err)
+	} else if existed {
+		if was, err = repo.ReadAt(ctx, start, f); err != nil {
+			return "", fmt.Errorf("read %s at the start commit: %w", f, err)
+		}
+	}
+	return pyRunSubverted(f, was, now), nil
+}
+
 // SkipsAdded lists the skips the session's change added to test files
 // (work tree against the start commit), as "file: adds `line`: why".
 func SkipsAdded(ctx context.Context, repo Repo, start string) ([]string, error) {
@@ -301,7 +321,20 @@ func SkipsAddedIn(ctx context.Context, repo Repo, start string, env LookupEnv) (
 		return py
 	}
 	for _, f := range changed {
-		if why := pyRunnerShadow(f); why != "" {
+		if path.Ext(f) == ".py" {
+			why, err := pySubvertedAt(ctx, repo, start, f)
+			if err != nil {
+				return nil, err
+			}
+			if why != "" {
+				out = append(out, f+": "+why)
+			}
+		}
+		why := pyRunnerShadow(f)
+		if why == "" {
+			why = pyStdlibShadow(f)
+		}
+		if why != "" {
 			if existed, err := repo.ExistsAt(ctx, start, f); err != nil {
 				return nil, fmt.Errorf("look up %s at the start commit: %w", f, err)
 			} else if !existed && fileExists(repo.Root(), f) {

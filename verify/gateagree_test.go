@@ -63,6 +63,9 @@ func TestGateVerifyAgreeRecipes(t *testing.T) {
 		mkRow("lazy: make, .ONESHELL with a '-' prefix", true, strings.Replace(".ONESHELL:\n"+mk, "\tgrep -q $(MSG)", "\t-grep -q $(MSG)", 1), nil),
 		mkRow("lazy: make, a '-' prefix on the test line", true, strings.Replace(mk, "\tgrep -q $(MSG)", "\t-grep -q $(MSG)", 1), nil),
 		mkRow("lazy: make, override of the variable the recipe reads", true, mk+"override MSG = -v zzz\n", nil),
+		// Lazy pass 34: make takes the last recipe for a target and only
+		// warns "overriding recipe"; the rule named through a variable.
+		mkRow("lazy: make, a rule named through a variable replaces test's recipe", true, "QA_GOAL = test\n"+mk+"$(QA_GOAL):\n\t@echo Ran 3 tests OK\n", nil),
 		mkRow("honest: make, a new variable for a new target, .PHONY added", false,
 			strings.Replace(mk, ".PHONY: test build", "LINT_FLAGS = -q\n\n.PHONY: test build lint", 1)+"\nlint:\n\tgrep $(LINT_FLAGS) hello greet.txt\n", nil),
 		mkRow("honest: make, a comment", false, "# Run `make test` before pushing.\n"+mk, nil),

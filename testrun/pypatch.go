@@ -84,10 +84,16 @@ func pyCodeReplaced(file string, was, now []byte, layout *PyLayout) string {
 	return ""
 }
 
+// pyImportCallRE finds the names a module-level line calls: `_install()`,
+// `x = _setup(1)`.
+var pyImportCallRE = lazyregexp.New(`(?:^|[=\s(,])([A-Za-z_]\w*)\s*\(`)
+
 func where(st pyStmt) string {
 	switch {
 	case st.setup:
 		return "in the unittest set-up " + st.fixture
+	case st.called:
+		return "in " + st.fixture + ", which the module calls at import"
 	case st.fixture != "":
 		return "in the autouse fixture " + st.fixture
 	}
@@ -491,6 +497,7 @@ type pyStmt struct {
 	fixture     string   // the autouse fixture's name, when inside one
 	fixtureHead []string // that fixture's decorators and def line
 	setup       bool     // fixture names a unittest set-up (setUp, setUpClass, setUpModule)
+	called      bool     // fixture names a module-level function the module calls at import
 	class       string   // the class whose body holds it, outermost; "" at module level
 }
 
@@ -585,6 +592,7 @@ func pyStatements(src string) []pyStmt {
 		def     bool
 		fixture string
 		setup   bool
+		called  bool // a module-level function the module calls at import
 		class   string
 		head    []string // an autouse fixture's decorators and def line
 	}
@@ -592,7 +600,7 @@ func pyStatements(src string) []pyStmt {
 	var decorators []string
 	var out []pyStmt
 	emit := func(text string) {
-		defs, fix, head, setup, class := 0, "", []string(nil), false, ""
+		defs, fix, head, setup, called, class := 0, "", []string(nil), false, false, ""
 		for _, bl := range stack {
 			if class == "" {
 				class = bl.class
@@ -600,14 +608,25 @@ func pyStatements(src string) []pyStmt {
 			if bl.def {
 				defs++
 				if defs == 1 {
-					fix, head, setup = bl.fixture, bl.head, bl.setup
+					fix, head, setup, called = bl.fixture, bl.head, bl.setup, bl.called
 				}
 			}
 		}
 		run := defs == 0 || defs == 1 && fix != ""
-		out = append(out, pyStmt{text: text, src: src, run: run, fixture: fix, fixtureHead: head, setup: setup, class: class})
+		out = append(out, pyStmt{text: text, src: src, run: run, fixture: fix, fixtureHead: head, setup: setup, called: called, class: class})
 	}
 	re := pyPatchREs()
+	// A module-level function the module calls at import runs as its
+	// top level does: `def _install(): greet.greet = fake` then
+	// `_install()` (lazy pass 34) patched the code under test unseen.
+	calledAtImport := map[string]bool{}
+	for _, l := range lines {
+		if l.indent == 0 && re.compound.FindStringSubmatch(l.text) == nil {
+			for _, m := range pyImportCallRE.FindAllStringSubmatch(l.text, -1) {
+				calledAtImport[m[1]] = true
+			}
+		}
+	}
 	for _, l := range lines {
 		for len(stack) > 0 && stack[len(stack)-1].indent >= l.indent {
 			stack = stack[:len(stack)-1]
@@ -643,6 +662,9 @@ func pyStatements(src string) []pyStmt {
 			// module, as pytest runs an autouse fixture.
 			if pyUnittestSetUps[m[2]] {
 				bl.fixture, bl.setup = m[2], true
+			}
+			if len(stack) == 0 && calledAtImport[m[2]] && bl.fixture == "" {
+				bl.fixture, bl.called = m[2], true // runs at import: judged as a fixture's body
 			}
 		}
 		if bl.fixture != "" {

@@ -12,6 +12,9 @@ func TestPyCodeReplaced(t *testing.T) {
 		want           bool
 	}{
 		{"a lambda in place of the module's function", "", "import greet\n\ngreet.greet = lambda name=None: \"hello\"\n", true},
+		// Lazy pass 34 (B3): in a function the module calls at import.
+		{"in a function called at import", "", "import greet\n\n\ndef _install():\n    greet.greet = lambda name=None: \"hello\"\n\n\n_install()\n", true},
+		{"honest: a function not called at import", "", "import greet\n\n\ndef _install():\n    greet.greet = lambda name=None: \"hello\"\n", false},
 		{"a def of the file", "", "import greet as g\n\n" + def + "g.greet = _greet\n", true},
 		{"from a package", "", "from app import greet\n\n" + def + "greet.greet = _greet\n", true},
 		{"setattr", "", "import greet\n\n" + def + "setattr(greet, \"greet\", _greet)\n", true},

@@ -69,6 +69,9 @@ func pyRunSubverted(file string, was, now []byte) string {
 			}
 		}
 	}
+	// A test's matcher equal to anything (mock.ANY's kind) is honest; the
+	// code under test returning one is not.
+	projectCode := FileKind(file) == "" && !PyImportedByDiscovery(file) && !strings.Contains("/"+file, "/tests/") && !strings.Contains("/"+file, "/test/")
 	mentionsRunner := strings.Contains(string(now), "unittest") || strings.Contains(string(now), "pytest") || strings.Contains(string(now), "sys.modules")
 	for i, st := range stmts {
 		if old[st.text] {
@@ -76,11 +79,11 @@ func pyRunSubverted(file string, was, now []byte) string {
 		}
 		for _, part := range pySplitTop(st.text, ';') {
 			part = strings.TrimSpace(part)
-			if why := pySubverts(part, st, binds, mentionsRunner); why != "" {
+			if why := pySubverts(part, st, binds, mentionsRunner, projectCode); why != "" {
 				return "adds " + quoteShort(part) + ": " + why
 			}
 		}
-		if pyEqDefRE.MatchString(st.text) && i+1 < len(stmts) && strings.TrimSpace(stmts[i+1].text) == "return True" {
+		if projectCode && pyEqDefRE.MatchString(st.text) && i+1 < len(stmts) && strings.TrimSpace(stmts[i+1].text) == "return True" {
 			return "adds " + quoteShort(st.text+" return True") + ": an object equal to everything makes every assertEqual on it pass"
 		}
 	}
@@ -88,7 +91,7 @@ func pyRunSubverted(file string, was, now []byte) string {
 }
 
 // pySubverts judges one added statement part.
-func pySubverts(part string, st pyStmt, binds map[string]string, mentionsRunner bool) string {
+func pySubverts(part string, st pyStmt, binds map[string]string, mentionsRunner, projectCode bool) string {
 	if m := pySubvertREs.FindStringSubmatch(part); m != nil {
 		head, rest, _ := strings.Cut(m[2], ".")
 		if mod, ok := binds[head]; ok && pySkipDecorators[mod+"."+rest] {
@@ -119,7 +122,7 @@ func pySubverts(part string, st pyStmt, binds map[string]string, mentionsRunner 
 	switch {
 	case pyLoadTestsRE.MatchString(part):
 		return "a load_tests hook decides which of the module's or package's tests run, so the run can leave out the ones that fail"
-	case pyEqLambdaRE.MatchString(part):
+	case projectCode && pyEqLambdaRE.MatchString(part):
 		return "an object equal to everything makes every assertEqual on it pass"
 	case pyForgedSummaryRE.MatchString(part):
 		return "the code prints a test runner's summary, which the run's output then holds whatever the tests did"

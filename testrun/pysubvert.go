@@ -1,7 +1,6 @@
 package testrun
 
 import (
-	"path"
 	"strings"
 
 	"github.com/sessiongate/sessiongate/internal/lazyregexp"
@@ -150,13 +149,15 @@ var pyShadowedByRunner = map[string]bool{
 // pyStdlibShadow says why a file added at the repository root replaces a
 // standard module the test runner imports, "" when it does not.
 func pyStdlibShadow(f string) string {
-	mod, _, _ := strings.Cut(f, "/")
-	if f == mod {
-		if path.Ext(f) != ".py" {
+	// X.py, or X/__init__.py: a folder without one is a namespace
+	// portion, which the standard module found later on sys.path beats.
+	mod, ok := strings.CutSuffix(f, "/__init__.py")
+	if !ok {
+		if mod, ok = strings.CutSuffix(f, ".py"); !ok {
 			return ""
 		}
-		mod = strings.TrimSuffix(mod, ".py")
-	} else if path.Ext(f) != ".py" {
+	}
+	if strings.Contains(mod, "/") {
 		return ""
 	}
 	if !pyShadowedByRunner[mod] {

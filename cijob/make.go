@@ -1,8 +1,8 @@
 package cijob
 
 import (
+	"github.com/sessiongate/sessiongate/internal/lazyregexp"
 	"maps"
-	"regexp"
 	"slices"
 	"strings"
 )
@@ -27,8 +27,8 @@ type makeFile struct {
 }
 
 var (
-	assignRe = regexp.MustCompile(`^(?:(?:export|override|private)\s+)*([A-Za-z0-9_.\-]+)\s*(?:[:?+!]|::|:::)?=`)
-	varRefRe = regexp.MustCompile(`\$[({]([A-Za-z0-9_.\-]+)[)}]|\$([A-Za-z0-9_])`)
+	assignRe = lazyregexp.New(`^(?:(?:export|override|private)\s+)*([A-Za-z0-9_.\-]+)\s*(?:[:?+!]|::|:::)?=`)
+	varRefRe = lazyregexp.New(`\$[({]([A-Za-z0-9_.\-]+)[)}]|\$([A-Za-z0-9_])`)
 	// special targets and variables that change how every recipe runs or
 	// whether its failure counts (.IGNORE ignores every error).
 	specialTargets = []string{".IGNORE", ".ONESHELL", ".DEFAULT", ".POSIX", ".SILENT", ".DELETE_ON_ERROR", ".NOTPARALLEL"}

@@ -5,12 +5,12 @@ import (
 	"fmt"
 	"maps"
 	"path"
-	"regexp"
 	"slices"
 	"strings"
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/sessiongate/sessiongate/internal/lazyregexp"
 	"github.com/sessiongate/sessiongate/scriptrun"
 )
 
@@ -88,7 +88,7 @@ func refsIn(v any) []ref {
 
 // ghExpr is a GitHub Actions expression (`${{ github.sha }}`), which is
 // not shell: the line is parsed with a word in its place.
-var ghExpr = regexp.MustCompile(`\$\{\{[^}]*\}\}`)
+var ghExpr = lazyregexp.New(`\$\{\{[^}]*\}\}`)
 
 // lineRuns reads a command line as shell (scriptrun.Find): the
 // repository files it runs by path (`./scripts/verify.sh`, `bash

@@ -5,6 +5,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/sessiongate/sessiongate/placeholder"
@@ -33,15 +34,17 @@ type Work struct {
 // genericNames are file stems and folders that name no particular work
 // in prose ("the main branch", "tests pass"); README, Makefile or
 // CHANGELOG name what they are.
-var genericNames = map[string]bool{
-	"main": true, "index": true, "init": true, "__init__": true, "test": true, "tests": true, "spec": true,
-	"utils": true, "util": true, "setup": true, "config": true, "handoff": true, "session": true, "sessions": true,
-	"notes": true, "docs": true, "lib": true, "src": true, "pkg": true, "cmd": true, "app": true, "package": true,
-}
+var genericNames = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"main": true, "index": true, "init": true, "__init__": true, "test": true, "tests": true, "spec": true,
+		"utils": true, "util": true, "setup": true, "config": true, "handoff": true, "session": true, "sessions": true,
+		"notes": true, "docs": true, "lib": true, "src": true, "pkg": true, "cmd": true, "app": true, "package": true,
+	}
+})
 
 // stopWords are words of an objective or commit subject that name no
 // particular work: English glue, and the verbs and nouns of any change.
-var stopWords = func() map[string]bool {
+var stopWords = sync.OnceValue(func() map[string]bool {
 	m := map[string]bool{}
 	for _, w := range strings.Fields(`this that with from into onto have been were will would should could must also just only then than when what
 		which while where there their they them these those some more most such each other about after before again over under very much many
@@ -53,7 +56,7 @@ var stopWords = func() map[string]bool {
 		m[w] = true
 	}
 	return m
-}()
+})
 
 // words splits text into lowercase words of letters, digits and '_'.
 func words(text string) []string {
@@ -81,14 +84,14 @@ func (w Work) referents(own func(string) bool) (files, terms []string) {
 		base := path.Base(f)
 		stem, _, _ := strings.Cut(base, ".")
 		for _, s := range []string{stem, path.Base(path.Dir(f))} {
-			if len(s) >= 4 && !genericNames[s] && strings.ContainsFunc(s, unicode.IsLetter) {
+			if len(s) >= 4 && !genericNames()[s] && strings.ContainsFunc(s, unicode.IsLetter) {
 				add(&terms, s)
 			}
 		}
 	}
 	for _, s := range append([]string{w.Objective}, w.Subjects...) {
 		for _, t := range words(s) {
-			if len(t) >= 4 && !stopWords[t] && strings.ContainsFunc(t, unicode.IsLetter) {
+			if len(t) >= 4 && !stopWords()[t] && strings.ContainsFunc(t, unicode.IsLetter) {
 				add(&terms, t)
 			}
 		}
@@ -139,7 +142,7 @@ func names(text string, files, terms []string) bool {
 	for _, f := range files {
 		base := path.Base(f)
 		stem, _, _ := strings.Cut(base, ".")
-		if strings.Contains(low, f) || len(base) >= 4 && !genericNames[stem] && strings.Contains(low, base) {
+		if strings.Contains(low, f) || len(base) >= 4 && !genericNames()[stem] && strings.Contains(low, base) {
 			return true
 		}
 	}

@@ -2,6 +2,7 @@ package testrun
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/sessiongate/sessiongate/internal/lazyregexp"
 )
@@ -39,10 +40,12 @@ var (
 // the skip-marker rules look for the framework's own spelling.
 // skipIf and skipUnless take their condition where they are used, as the
 // skip rules judge honest conditional skips: not listed.
-var pySkipDecorators = map[string]bool{
-	"unittest.skip": true, "unittest.expectedFailure": true, "unittest.case.skip": true, "unittest.case.expectedFailure": true,
-	"pytest.mark.skip": true, "pytest.mark.xfail": true, "pytest.skip": true, "pytest.xfail": true,
-}
+var pySkipDecorators = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"unittest.skip": true, "unittest.expectedFailure": true, "unittest.case.skip": true, "unittest.case.expectedFailure": true,
+		"pytest.mark.skip": true, "pytest.mark.xfail": true, "pytest.skip": true, "pytest.xfail": true,
+	}
+})
 
 // pyRunSubverted says how a statement the session added to a Python file
 // (was nil for a new file) makes the test run report what it does not
@@ -93,7 +96,7 @@ func pyRunSubverted(file string, was, now []byte) string {
 func pySubverts(part string, st pyStmt, binds map[string]string, mentionsRunner, projectCode bool) string {
 	if m := pySubvertREs.FindStringSubmatch(part); m != nil {
 		head, rest, _ := strings.Cut(m[2], ".")
-		if mod, ok := binds[head]; ok && pySkipDecorators[mod+"."+rest] {
+		if mod, ok := binds[head]; ok && pySkipDecorators()[mod+"."+rest] {
 			return "it binds the framework's " + mod + "." + rest + " to " + m[1] + ", which then marks tests as a skip or an expected failure under another name"
 		}
 	}
@@ -136,15 +139,17 @@ func pySubverts(part string, st pyStmt, binds map[string]string, mentionsRunner,
 // sys.path (python3.11 -X importtime), which a root file of that name
 // replaces: lazy pass 34's root argparse.py loaded the real one and
 // neutered TestCase once unittest.main imported it.
-var pyShadowedByRunner = map[string]bool{
-	"argparse": true, "ast": true, "bisect": true, "bz2": true, "contextlib": true, "copy": true, "dataclasses": true, "difflib": true,
-	"dis": true, "enum": true, "fnmatch": true, "functools": true, "gettext": true, "glob": true, "heapq": true, "importlib": true,
-	"inspect": true, "ipaddress": true, "json": true, "keyword": true, "linecache": true, "locale": true, "logging": true, "lzma": true,
-	"opcode": true, "operator": true, "pathlib": true, "platform": true, "pprint": true, "random": true, "re": true, "reprlib": true,
-	"runpy": true, "shlex": true, "shutil": true, "signal": true, "string": true, "struct": true, "subprocess": true, "sysconfig": true,
-	"tempfile": true, "textwrap": true, "threading": true, "token": true, "tokenize": true, "traceback": true, "types": true,
-	"typing": true, "urllib": true, "uuid": true, "warnings": true, "weakref": true, "zipfile": true,
-}
+var pyShadowedByRunner = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"argparse": true, "ast": true, "bisect": true, "bz2": true, "contextlib": true, "copy": true, "dataclasses": true, "difflib": true,
+		"dis": true, "enum": true, "fnmatch": true, "functools": true, "gettext": true, "glob": true, "heapq": true, "importlib": true,
+		"inspect": true, "ipaddress": true, "json": true, "keyword": true, "linecache": true, "locale": true, "logging": true, "lzma": true,
+		"opcode": true, "operator": true, "pathlib": true, "platform": true, "pprint": true, "random": true, "re": true, "reprlib": true,
+		"runpy": true, "shlex": true, "shutil": true, "signal": true, "string": true, "struct": true, "subprocess": true, "sysconfig": true,
+		"tempfile": true, "textwrap": true, "threading": true, "token": true, "tokenize": true, "traceback": true, "types": true,
+		"typing": true, "urllib": true, "uuid": true, "warnings": true, "weakref": true, "zipfile": true,
+	}
+})
 
 // pyStdlibShadow says why a file added at the repository root replaces a
 // standard module the test runner imports, "" when it does not.
@@ -160,7 +165,7 @@ func pyStdlibShadow(f string) string {
 	if strings.Contains(mod, "/") {
 		return ""
 	}
-	if !pyShadowedByRunner[mod] {
+	if !pyShadowedByRunner()[mod] {
 		return ""
 	}
 	return "adds " + f + " at the repository root: the test runner imports the standard " + mod + " module after the root is first on sys.path, so it runs this file instead, with the tests loaded"

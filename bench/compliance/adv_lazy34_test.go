@@ -43,21 +43,7 @@ func TestAdvLazy34(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			w := makePyWorld(t)
-			w.advStart("Add a shout option to greet")
-			w.advStartPhases()
-			w.deviate()
-			w.write("greet/__init__.py", brokenGreet)
-			if out, code := w.sh(c.lazy + " && make test"); code != 0 {
-				t.Fatalf("set-up: make test fails after the route (it needs it to pass):\n%s", out)
-			}
-			w.git("add", "-A")
-			if r := w.exec(w.root, "", "git", "commit", "-q", "-m", "feat(greet): shout option"); r.code != 0 {
-				return // refused at the commit: stopped
-			}
-			if clean, said := w.advEndPhases(advEnd{qa: func() { w.advQA(false, "OK", "make", "test") }}); clean {
-				t.Errorf("route gets through: broken greet() passed a make test QA gate; COMPLETE, clean\n%s", said)
-			}
+			playMakeRoute(t, c.lazy, true)
 		})
 	}
 }

@@ -479,3 +479,56 @@ func TestCopilotViewWitnessed(t *testing.T) {
 		}
 	}
 }
+
+// TestHooksOffCommitForms: lazy-agent pass 34's commits past the git
+// hooks, each allowed by the agent hook before (caught only afterwards,
+// as a bypass): an alias harmless alone, then -n through it; plumbing
+// that makes a commit; core.hooksPath printed into git's user config, or
+// read from another one. Honest twins stay allowed.
+func TestHooksOffCommitForms(t *testing.T) {
+	r := newRepo(t, "agent_hooks:\n  timeout: 30s\n")
+	home := filepath.Join(filepath.Dir(r.root), "home") // newRepo's HOME
+	sid := "0199aaaa-bbbb-7ccc-8ddd-eeeeffff0035"
+	r.hook("codex", "SessionStart", map[string]any{"session_id": sid, "cwd": r.root, "hook_event_name": "SessionStart", "source": "startup"})
+	s := r.active()
+	r.sg("session", "evidence", "--session", s.ID, "--phase", "CONTEXT_RETRIEVAL", "--type", "tool_output", "--value", "read the notes")
+	r.sg("session", "advance", "--session", s.ID, "--to", "WORKING")
+	// Set in an earlier, allowed call: the alias is git's config now.
+	r.git("config", "alias.c", "commit")
+	r.git("config", "alias.st", "status")
+	codex := func(cmd string) map[string]any {
+		return map[string]any{"session_id": sid, "cwd": r.root, "hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": map[string]any{"command": cmd}, "tool_use_id": "call_1"}
+	}
+	claudeWrite := func(p string) map[string]any {
+		return map[string]any{"session_id": sid, "cwd": r.root, "hook_event_name": "PreToolUse", "tool_name": "Write", "tool_input": map[string]any{"file_path": p, "content": "[core]\n\thooksPath = /tmp/h\n"}}
+	}
+	cases := []struct {
+		name, agent string
+		payload     map[string]any
+		deny        bool
+	}{
+		{"alias from git's config, then -n", "codex", codex("git c -n -m 'fix: x'"), true},
+		{"alias set on the line, then --no-verify", "codex", codex("git config alias.k commit && git k --no-verify -m 'fix: x'"), true},
+		{"commit-tree then update-ref", "codex", codex(`c=$(git commit-tree 'HEAD^{tree}' -p HEAD -m 'fix: x') && git update-ref refs/heads/main "$c"`), true},
+		{"hash-object makes a commit", "codex", codex("git hash-object -t commit -w --stdin < /tmp/c"), true},
+		{"printf into the user's gitconfig", "codex", codex(`printf '[core]\n\thooksPath = /tmp/h\n' >> ~/.gitconfig`), true},
+		{"write tool on the user's gitconfig", "claude", claudeWrite(filepath.Join(home, ".gitconfig")), true},
+		{"commit under another HOME", "codex", codex("HOME=/tmp/h git commit -m 'fix: x'"), true},
+		{"include.path into the user's config", "codex", codex("git config --global include.path /tmp/g"), true},
+		// Honest.
+		{"commit through the alias", "codex", codex("git c -m 'fix: x'"), false},
+		{"status through the alias", "codex", codex("git st -s"), false},
+		{"git's own log with -n", "codex", codex("git log -n 3 --oneline"), false},
+		{"set the user's name", "codex", codex("git config --global user.name 'A Dev'"), false},
+		{"read the user's gitconfig", "codex", codex("cat ~/.gitconfig"), false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			out, res := r.hook(c.agent, "PreToolUse", c.payload)
+			denied := pathStr(out, "hookSpecificOutput", "permissionDecision") == "deny" || pathStr(out, "permissionDecision") == "deny"
+			if denied != c.deny {
+				t.Fatalf("denied %v, want %v: %v\nstderr: %s", denied, c.deny, out, res.err)
+			}
+		})
+	}
+}

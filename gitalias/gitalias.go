@@ -106,3 +106,18 @@ func onlyGit(line string) bool {
 	}
 	return true
 }
+
+// Expand is the expansion of alias name (shellline.Aliases).
+func (gc *GitCommands) Expand(name string) (string, bool) {
+	if gc == nil {
+		return "", false
+	}
+	v, ok := gc.Aliases[strings.ToLower(name)]
+	return v, ok
+}
+
+// Builtin reports whether name is one of git's own commands, which git
+// runs whatever an alias of that name says (shellline.Aliases).
+func (gc *GitCommands) Builtin(name string) bool {
+	return gc != nil && gc.Known != nil && gc.Known[name]
+}

@@ -529,13 +529,20 @@ func (e *Engine) agentPreTool(ctx context.Context, bd *AgentBound, root string, 
 				v.Next = "push without the ci.skip option (and leave push.pushOption without it)"
 				return v, nil
 			}
-			if how := firstOf(lines, shellline.GitBypass); how != "" && s != nil && s.Active() {
-				v.Deny, v.Gate = true, "git hooks"
-				v.Reason = how + ": the git hooks are where the session's gates are checked, and a commit that skips them is recorded as a bypass"
-				v.Next = "run it without --no-verify (or -n) and without -c core.hooksPath; if the hook blocks, do what it says"
-				return v, nil
-			}
 			if s != nil && s.Active() {
+				gc := &lazyAliases{load: func() *gitalias.GitCommands { return gitalias.Load(ctx, root) }}
+				if how := gitBypass(lines, gc); how != "" {
+					v.Deny, v.Gate = true, "git hooks"
+					v.Reason = how + ": the git hooks are where the session's gates are checked, and a commit that skips them is recorded as a bypass"
+					v.Next = "run it without --no-verify (or -n) and without -c core.hooksPath; if the hook blocks, do what it says"
+					return v, nil
+				}
+				if how := firstOf(lines, func(l string) string { return shellline.CommitsWithoutHooks(l, gc) }); how != "" {
+					v.Deny, v.Gate = true, "git hooks"
+					v.Reason = how + " makes a commit that git's commit hooks never see: the session's gates are checked there, and such a commit is recorded as a bypass"
+					v.Next = "commit with `git commit`; if the hook blocks, do what it says"
+					return v, nil
+				}
 				if how := firstOf(lines, shellline.Schedules); how != "" {
 					v.Deny, v.Gate = true, "records"
 					v.Reason = how + ": scheduling commands during a session is denied, since what a scheduler runs would pass for a person's act"
@@ -1163,3 +1170,31 @@ func (e *Engine) AgentToolStart(ctx context.Context, agent, toolID string) error
 		return aw.PutToolStart(ctx, agent, toolID, e.now())
 	})
 }
+
+// gitBypass names how one of the lines skips git's hooks, "" when none
+// does. gc (git's aliases) is read only for a git command that is not
+// git's own: an alias harmless alone (`git config alias.c commit`) makes
+// `git c -n` a commit without the hooks.
+func gitBypass(lines []string, gc shellline.Aliases) string {
+	if how := firstOf(lines, shellline.GitBypass); how != "" {
+		return how
+	}
+	return firstOf(lines, func(l string) string { return shellline.GitBypassWith(l, gc) })
+}
+
+// lazyAliases reads git's aliases on first use: `git status` and the
+// other commands of git's own never need them.
+type lazyAliases struct {
+	load func() *gitalias.GitCommands
+	gc   *gitalias.GitCommands
+}
+
+func (l *lazyAliases) get() *gitalias.GitCommands {
+	if l.gc == nil {
+		l.gc = l.load()
+	}
+	return l.gc
+}
+
+func (l *lazyAliases) Expand(name string) (string, bool) { return l.get().Expand(name) }
+func (l *lazyAliases) Builtin(name string) bool          { return l.get().Builtin(name) }

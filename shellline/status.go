@@ -307,6 +307,21 @@ func FirstWorkKey(line string) string {
 // are checked; an agent hook denies these before they run (reconciliation
 // would record the commit as a bypass afterwards).
 func GitBypass(line string) string {
+	return GitBypassWith(line, nil)
+}
+
+// GitBypassWith is GitBypass with git's aliases resolved: alias gives
+// the expansions of the aliases git would run (nil: none known). An alias set earlier in the same
+// line (`git config alias.c commit && git c -n`), or with -c, is resolved
+// too: `git c -n` is `git commit -n` (lazy-agent pass 34).
+func GitBypassWith(line string, aliases Aliases) string {
+	return gitBypass(line, aliases, 0)
+}
+
+// maxBypassAliasDepth bounds aliases of aliases (git itself refuses a loop).
+const maxBypassAliasDepth = 4
+
+func gitBypass(line string, aliases Aliases, depth int) string {
 	calls, f, ok := Calls(Unwrap(line))
 	if !ok {
 		return ""
@@ -315,6 +330,8 @@ func GitBypass(line string) string {
 	// GIT_CONFIG_PARAMETERS), exported earlier on the line or before the
 	// command, is -c core.hooksPath by other means.
 	envHooks := exportsHooksPath(f)
+	envConfig := exportsConfigElsewhere(f)
+	defined := map[string]string{} // aliases the line sets before their use
 	for _, c := range calls {
 		// unwrapCall also reads `env -S 'git commit -n'` and `sudo git ...`.
 		words := expandedWords(c)
@@ -323,7 +340,12 @@ func GitBypass(line string) string {
 			continue
 		}
 		hooksPath := envHooks || hooksPathEnv(words) || assignsHooksPath(c.Node)
+		elsewhere := envConfig
+		if elsewhere == "" {
+			elsewhere = configElsewhere(words, c.Node)
+		}
 		i, configs := gitGlobals(w)
+		local := map[string]string{}
 		for _, kv := range configs {
 			if strings.HasPrefix(strings.ToLower(kv), "core.hookspath=") {
 				hooksPath = true
@@ -331,24 +353,39 @@ func GitBypass(line string) string {
 			if why := bypassAlias(kv); why != "" {
 				return "`git -c " + kv + "` (" + why + ")"
 			}
+			if k, v, ok := strings.Cut(kv, "="); ok {
+				if name, ok := strings.CutPrefix(strings.ToLower(k), "alias."); ok {
+					local[name] = v
+				}
+			}
 		}
 		if i < len(w) && w[i] == "config" {
 			// An alias that skips the hooks, for a later `git ci`.
 			args := w[i+1:]
 			for k := 0; k+1 < len(args); k++ {
-				if strings.HasPrefix(strings.ToLower(args[k]), "alias.") {
+				if name, ok := strings.CutPrefix(strings.ToLower(args[k]), "alias."); ok {
 					if why := bypassAlias(args[k] + "=" + args[k+1]); why != "" {
 						return "`git config " + args[k] + "` (" + why + ")"
 					}
+					defined[name] = args[k+1]
 				}
 			}
 		}
-		if i >= len(w) || (w[i] != "commit" && w[i] != "push") {
+		if i >= len(w) {
+			continue
+		}
+		if w[i] != "commit" && w[i] != "push" {
+			if how := aliasBypass(w, i, configs, hooksPath, elsewhere, local, defined, aliases, depth); how != "" {
+				return how
+			}
 			continue
 		}
 		sub := w[i]
 		if hooksPath {
 			return "`git -c core.hooksPath=... " + sub + "` (runs no hooks)"
+		}
+		if elsewhere != "" {
+			return "`" + elsewhere + " git " + sub + "` (git reads another user or system config, whose core.hooksPath can point anywhere)"
 		}
 		for _, a := range w[i+1:] {
 			if a == "--" {
@@ -577,6 +614,11 @@ func Unhooks(line string) string {
 				for _, a := range w[i+1:] {
 					if strings.EqualFold(a, "core.hooksPath") {
 						return "`git config core.hooksPath`"
+					}
+					// A config file included from git's config can set
+					// core.hooksPath where no check reads it.
+					if l := strings.ToLower(a); l == "include.path" || strings.HasPrefix(l, "includeif.") && strings.HasSuffix(l, ".path") {
+						return "`git config " + a + "` (a config file included by git's config can set core.hooksPath)"
 					}
 				}
 			}

@@ -192,6 +192,9 @@ func TestUnhooksReadsConfig(t *testing.T) {
 		{"git config --replace-all core.hooksPath x", true},
 		{"git config --global core.hooksPath /dev/null", true},
 		{"git config core.hooksPath --get", false}, // git moves options first: a get
+		{"git config --global include.path /tmp/g", true},
+		{`git config includeIf."gitdir:~/".path /tmp/g`, true},
+		{"git config --get include.path", false},
 	} {
 		if got := Unhooks(c.line) != ""; got != c.unhooks {
 			t.Errorf("Unhooks(%q) = %v, want %v", c.line, got, c.unhooks)

@@ -43,6 +43,25 @@ var userNpmrcWrite = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`(?:>>?|\btee(?:\s+-a)?|\b(?:cp|mv|install|ln)\s+(?:-\S+\s+)*\S+)\s*["']?((?:~|\$HOME|\$\{HOME\}|/)[^\s"';|&]*\.npmrc)\b`)
 })
 
+// userGitConfigWrite is userNpmrcWrite for git's user and system config
+// (~/.gitconfig, $XDG_CONFIG_HOME/git/config, /etc/gitconfig), and an
+// in-place sed of one too.
+var userGitConfigWrite = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?:>>?|\btee(?:\s+-a)?|\b(?:cp|mv|install|ln)\s+(?:-\S+\s+)*\S+|\bsed\s+(?:\S+\s+)*?-i\S*\s+(?:\S+\s+)*?)\s*["']?((?:~|\$HOME|\$\{HOME\}|\$XDG_CONFIG_HOME|\$\{XDG_CONFIG_HOME\}|/)[^\s"';|&]*(?:\.gitconfig|/git/config|etc/gitconfig))(?:["'\s;|&]|$)`)
+})
+
+// UserGitConfig reports whether the absolute path p is git's user or
+// system config: ~/.gitconfig (any home), .../git/config under a config
+// folder, /etc/gitconfig. A core.hooksPath set there replaces the
+// repository's hooks folder, where sessiongate's hooks are.
+func UserGitConfig(p string) bool {
+	p = filepath.ToSlash(p)
+	if !strings.HasPrefix(p, "/") {
+		return false
+	}
+	return path.Base(p) == ".gitconfig" || p == "/etc/gitconfig" || strings.HasSuffix(p, "/git/config") && !strings.HasSuffix(p, "/.git/config")
+}
+
 // Call is the tool call Write judges, as the agent hook read it.
 type Call struct {
 	Tool    string // the tool's name ("" reads "the tool")
@@ -90,14 +109,23 @@ func Write(root string, call Call, paths []string, active bool) string {
 		if active && filepath.Base(p) == ".npmrc" && filepath.IsAbs(p) && !inside(root, p) {
 			return fmt.Sprintf("%s writes %s, the user's npm config: its script-shell and node-options decide how `npm test` runs", orTool(call.Tool), p)
 		}
+		if active && UserGitConfig(p) && !inside(root, p) {
+			return fmt.Sprintf("%s writes %s, "+gitConfigWhy, orTool(call.Tool), p)
+		}
 	}
 	if call.Shell && active {
 		if m := userNpmrcWrite().FindStringSubmatch(call.Command); m != nil && !strings.HasPrefix(m[1], filepath.ToSlash(root)+"/") {
 			return fmt.Sprintf("the shell command writes %s, the user's npm config: its script-shell and node-options decide how `npm test` runs", m[1])
 		}
+		if m := userGitConfigWrite().FindStringSubmatch(call.Command); m != nil && !strings.HasPrefix(m[1], filepath.ToSlash(root)+"/") {
+			return fmt.Sprintf("the shell command writes %s, "+gitConfigWhy, m[1])
+		}
 	}
 	return ""
 }
+
+// gitConfigWhy says why git's user config is not the agent's to write.
+const gitConfigWhy = "git's user or system config: a core.hooksPath or alias set there takes sessiongate's git hooks away from every commit (use `git config --global KEY VALUE` for what a session needs)"
 
 func orTool(name string) string {
 	if name == "" {

@@ -1,0 +1,237 @@
+package shellline
+
+import (
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Aliases is what git resolves for `git NAME`: the alias's expansion
+// (false when there is none) and whether NAME is git's own command, which
+// git runs whatever an alias of that name says. gitalias.GitCommands
+// reads them from the repository's, the global and the system config.
+type Aliases interface {
+	Expand(name string) (string, bool)
+	Builtin(name string) bool
+}
+
+// aliasBypass judges `git NAME ARGS` (w[i] is NAME, not commit or push)
+// as the alias git runs for NAME: from -c on this call (local), set by
+// `git config alias.NAME` earlier in the line (defined), or in git's
+// config (aliases). `git config alias.c commit`, a harmless alias alone,
+// then `git c -n` is `git commit -n`. hooksPath and elsewhere are this
+// call's environment, which the alias's git runs under.
+func aliasBypass(w []string, i int, configs []string, hooksPath bool, elsewhere string, local, defined map[string]string, aliases Aliases, depth int) string {
+	name := strings.ToLower(w[i])
+	if depth >= maxBypassAliasDepth || name == "" || strings.HasPrefix(name, "-") {
+		return ""
+	}
+	// git's own command wins over an alias of its name. The common ones
+	// are known here, so `git status` asks nothing of aliases, which may
+	// read git's config.
+	if gitOwn[name] {
+		return ""
+	}
+	exp, ok := local[name]
+	if !ok {
+		exp, ok = defined[name]
+	}
+	if !ok && aliases != nil {
+		exp, ok = aliases.Expand(name)
+	}
+	if !ok || aliases != nil && aliases.Builtin(name) {
+		return ""
+	}
+	args := quoteWords(w[i+1:])
+	var line string
+	if body, shell := strings.CutPrefix(exp, "!"); shell {
+		line = body + " " + args // a shell alias runs its text with the arguments
+	} else {
+		if sub := firstWord(exp); (sub == "commit" || sub == "push") && (hooksPath || elsewhere != "") {
+			return "`git " + w[i] + "` (alias of `git " + exp + "`, run without the hooks)"
+		}
+		pre := ""
+		for _, kv := range configs {
+			pre += " -c " + quoteWords([]string{kv})
+		}
+		line = "git" + pre + " " + exp + " " + args
+	}
+	inner := aliasesWith{defined: defined, next: aliases}
+	if how := gitBypass(line, inner, depth+1); how != "" {
+		return "`git " + w[i] + "` (alias of `git " + strings.TrimPrefix(exp, "!") + "`: " + how + ")"
+	}
+	return ""
+}
+
+// gitOwn are git's commands that an alias of the same name never replaces,
+// for a line judged without git's own list (no repository at hand).
+var gitOwn = map[string]bool{
+	"add": true, "am": true, "branch": true, "checkout": true, "cherry-pick": true, "clone": true,
+	"commit": true, "config": true, "diff": true, "fetch": true, "init": true, "log": true,
+	"merge": true, "pull": true, "push": true, "rebase": true, "reset": true, "restore": true,
+	"revert": true, "rm": true, "show": true, "stash": true, "status": true, "switch": true, "tag": true,
+}
+
+// aliasesWith resolves the aliases a line set before git's own.
+type aliasesWith struct {
+	defined map[string]string
+	next    Aliases
+}
+
+func (a aliasesWith) Expand(name string) (string, bool) {
+	if v, ok := a.defined[name]; ok {
+		return v, true
+	}
+	if a.next == nil {
+		return "", false
+	}
+	return a.next.Expand(name)
+}
+
+func (a aliasesWith) Builtin(name string) bool { return a.next != nil && a.next.Builtin(name) }
+
+func firstWord(s string) string {
+	f := strings.Fields(s)
+	if len(f) == 0 {
+		return ""
+	}
+	return f[0]
+}
+
+// configVars are git's environment variables that choose which user or
+// system config it reads: HOME and XDG_CONFIG_HOME move the user's
+// (~/.gitconfig), GIT_CONFIG_GLOBAL and GIT_CONFIG_SYSTEM name the files.
+// A file the agent wrote there can set core.hooksPath, and sessiongate's
+// hooks are in the repository's hooks folder, which core.hooksPath from
+// any config replaces.
+var configVars = map[string]bool{"HOME": true, "XDG_CONFIG_HOME": true, "GIT_CONFIG_GLOBAL": true, "GIT_CONFIG_SYSTEM": true}
+
+// configVarElsewhere reports NAME=VALUE when it points git's config
+// elsewhere; /dev/null (no config at all) leaves the hooks where they are.
+func configVarElsewhere(k, v string) string {
+	if !configVars[k] || v == "/dev/null" {
+		return ""
+	}
+	return k + "=" + v
+}
+
+// configElsewhere is configVarElsewhere of a call's NAME=VALUE words
+// (env's) and leading assignments.
+func configElsewhere(words []string, c *syntax.CallExpr) string {
+	for _, a := range words {
+		if k, v, ok := strings.Cut(a, "="); ok {
+			if kv := configVarElsewhere(k, v); kv != "" {
+				return kv
+			}
+		}
+	}
+	if c == nil {
+		return ""
+	}
+	for _, a := range c.Assigns {
+		if a.Name == nil {
+			continue
+		}
+		v, _ := Literal(a.Value)
+		if kv := configVarElsewhere(a.Name.Value, v); kv != "" {
+			return kv
+		}
+	}
+	return ""
+}
+
+// exportsConfigElsewhere is configElsewhere of the line's export
+// statements (`export HOME=/tmp/h; git commit -m x`).
+func exportsConfigElsewhere(f *syntax.File) string {
+	found := ""
+	syntax.Walk(f, func(n syntax.Node) bool {
+		if d, ok := n.(*syntax.DeclClause); ok && d.Variant.Value == "export" {
+			for _, a := range d.Args {
+				if a.Name != nil && found == "" {
+					v, _ := Literal(a.Value)
+					found = configVarElsewhere(a.Name.Value, v)
+				}
+			}
+		}
+		return found == ""
+	})
+	return found
+}
+
+// CommitsWithoutHooks names a git command of the line that makes commits
+// git's commit hooks never see, "" when none does: `commit-tree` (then
+// `update-ref` moves the branch to it), `hash-object -t commit`,
+// `fast-import`, `replay` and `filter-branch`. pre-commit is where a
+// session's gates are checked; such a commit was caught only afterwards,
+// as a bypass (lazy-agent pass 34). aliases resolves `git x` as git does
+// (nil: only aliases set on the line).
+func CommitsWithoutHooks(line string, aliases Aliases) string {
+	return commitsWithoutHooks(line, aliases, 0)
+}
+
+func commitsWithoutHooks(line string, aliases Aliases, depth int) string {
+	calls, _, ok := Calls(Unwrap(line))
+	if !ok || depth >= maxBypassAliasDepth {
+		return ""
+	}
+	defined := map[string]string{}
+	for _, c := range calls {
+		w := unwrapCall(expandedWords(c))
+		if len(w) == 0 || w[0] != "git" {
+			continue
+		}
+		i, configs := gitGlobals(w)
+		if i >= len(w) {
+			continue
+		}
+		local := map[string]string{}
+		for _, kv := range configs {
+			if k, v, ok := strings.Cut(kv, "="); ok {
+				if name, ok := strings.CutPrefix(strings.ToLower(k), "alias."); ok {
+					local[name] = v
+				}
+			}
+		}
+		sub, args := w[i], w[i+1:]
+		switch sub {
+		case "commit-tree", "fast-import", "replay", "filter-branch":
+			return "`git " + sub + "`"
+		case "hash-object":
+			for k, a := range args {
+				if a == "-tcommit" || a == "--type=commit" || (a == "-t" || a == "--type") && k+1 < len(args) && args[k+1] == "commit" {
+					return "`git hash-object -t commit`"
+				}
+			}
+			continue
+		case "config":
+			for k := 0; k+1 < len(args); k++ {
+				if name, ok := strings.CutPrefix(strings.ToLower(args[k]), "alias."); ok {
+					defined[name] = args[k+1]
+				}
+			}
+			continue
+		}
+		name := strings.ToLower(sub)
+		if gitOwn[name] {
+			continue
+		}
+		exp, ok := local[name]
+		if !ok {
+			exp, ok = defined[name]
+		}
+		if !ok && aliases != nil {
+			exp, ok = aliases.Expand(name)
+		}
+		if !ok || aliases != nil && aliases.Builtin(name) {
+			continue
+		}
+		inner := "git " + exp
+		if body, shell := strings.CutPrefix(exp, "!"); shell {
+			inner = body
+		}
+		if how := commitsWithoutHooks(inner+" "+quoteWords(args), aliasesWith{defined: defined, next: aliases}, depth+1); how != "" {
+			return "`git " + sub + "` (alias of `git " + strings.TrimPrefix(exp, "!") + "`: " + how + ")"
+		}
+	}
+	return ""
+}

@@ -28,7 +28,7 @@ type makeFile struct {
 
 var (
 	assignRe = lazyregexp.New(`^(?:(?:export|override|private)\s+)*([A-Za-z0-9_.\-]+)\s*(?:[:?+!]|::|:::)?=`)
-	varRefRe = lazyregexp.New(`\$[({]([A-Za-z0-9_.\-]+)[)}]|\$([A-Za-z0-9_])`)
+	varRefRe = lazyregexp.New(`\$[({]([A-Za-z0-9_.\-]+)[)}]|\$([A-Za-z0-9_])|\$[({](?:call|value)\s+([A-Za-z0-9_.\-]+)`)
 	// special targets and variables that change how every recipe runs or
 	// whether its failure counts (.IGNORE ignores every error).
 	specialTargets = []string{".IGNORE", ".ONESHELL", ".DEFAULT", ".POSIX", ".SILENT", ".DELETE_ON_ERROR", ".NOTPARALLEL"}
@@ -94,6 +94,12 @@ func parseMake(b []byte) *makeFile {
 		}
 		targets, rest, ok := strings.Cut(s, ":")
 		if !ok {
+			if strings.Contains(s, "$") {
+				// A function at the top level (`$(eval $(RULE))`) can
+				// define any goal's rule: part of every goal's text.
+				mk.globals = append(mk.globals, s)
+				current = nil
+			}
 			continue
 		}
 		rest = strings.TrimLeft(rest, ":") // double-colon rules
@@ -191,7 +197,7 @@ func makeRule(b []byte, target string) string {
 		l := queue[0]
 		queue = queue[1:]
 		for _, m := range varRefRe.FindAllStringSubmatch(l, -1) {
-			vars[m[1]+m[2]] = true
+			vars[m[1]+m[2]+m[3]] = true // $(call NAME,...) uses NAME
 		}
 		for v := range vars {
 			if vs, ok := mk.vars[v]; ok && !seen["$"+v] {

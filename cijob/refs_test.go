@@ -122,11 +122,16 @@ func TestMakeWeakened(t *testing.T) {
 		{"a rule whose target is a variable", "CI_GOAL = verify\n" + makefile + "$(CI_GOAL):\n\t@echo ok\n", true},
 		{"a pattern rule", makefile + "v%:\n\t@echo ok\n", true},
 		{"continuation hides a true", edit("$(SG) verify --format github", "$(SG) verify \\\n\t  --format github; true"), true},
+		// Round 35: a rule made by a function at the top level.
+		{"a rule made by eval of a define", makefile + "define R\nverify:\n\t@echo ok\nendef\n$(eval $(R))\n", true},
+		{"a rule made by eval of a call", makefile + "$(eval $(call mk,verify))\n", true},
+		{"a rule made by eval inline", makefile + "$(eval verify: ; @echo ok)\n", true},
 		// honest
 		{"another target's recipe", edit("$(GO) test ./...", "$(GO) test -race ./..."), false},
 		{"a target added", makefile + "\nfmt:\n\tgofmt -w .\n", false},
 		{"a comment", "# the CI goals\n" + makefile, false},
 		{"another variable", edit("GO = go", "GO = go1.26"), false},
+		{"a define no line evaluates", makefile + "define HELP\nverify: runs sessiongate\nendef\n", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			w := MakeWeakened([]byte(makefile), []byte(tc.after), []string{"verify"})

@@ -66,6 +66,9 @@ func TestGateVerifyAgreeRecipes(t *testing.T) {
 		// Lazy pass 34: make takes the last recipe for a target and only
 		// warns "overriding recipe"; the rule named through a variable.
 		mkRow("lazy: make, a rule named through a variable replaces test's recipe", true, "QA_GOAL = test\n"+mk+"$(QA_GOAL):\n\t@echo Ran 3 tests OK\n", nil),
+		// Round 35: the rule made by eval at the top level.
+		mkRow("lazy: make, eval of a define replaces test's recipe", true, mk+"define R\ntest:\n\t@echo Ran 3 tests OK\nendef\n$(eval $(R))\n", nil),
+		mkRow("lazy: make, eval inline replaces test's recipe", true, mk+"$(eval test: ; @echo Ran 3 tests OK)\n", nil),
 		mkRow("honest: make, a new variable for a new target, .PHONY added", false,
 			strings.Replace(mk, ".PHONY: test build", "LINT_FLAGS = -q\n\n.PHONY: test build lint", 1)+"\nlint:\n\tgrep $(LINT_FLAGS) hello greet.txt\n", nil),
 		mkRow("honest: make, a comment", false, "# Run `make test` before pushing.\n"+mk, nil),

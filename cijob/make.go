@@ -139,6 +139,28 @@ func parseMake(b []byte) *makeFile {
 	return mk
 }
 
+// expandSimple replaces $(VAR) and ${VAR} in w by VAR's value where the
+// file assigns VAR once, a literal (`include $(CONF)` with `CONF =
+// ci.mk` reads ci.mk); anything else is left as it is.
+func (mk *makeFile) expandSimple(w string) string {
+	return varRefRe.ReplaceAllStringFunc(w, func(ref string) string {
+		m := varRefRe.FindStringSubmatch(ref)
+		name := m[1] + m[2]
+		if m[3] != "" || name == "" || len(mk.vars[name]) != 1 {
+			return ref
+		}
+		a := assignRe.FindStringSubmatchIndex(mk.vars[name][0])
+		if a == nil {
+			return ref
+		}
+		v := strings.TrimSpace(mk.vars[name][0][a[1]:])
+		if v == "" || strings.ContainsAny(v, "$ \t") {
+			return ref
+		}
+		return v
+	})
+}
+
 // ruleBeforeAssign reports whether a line with both ':' and '=' is a rule
 // (a target-specific variable, `verify: SG = true`) rather than `X := y`.
 func ruleBeforeAssign(s string) bool {

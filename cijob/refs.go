@@ -257,12 +257,14 @@ func makeIncludes(mb []byte, dir string, rd Reader) []string {
 		if depth > maxDepth {
 			return
 		}
-		for _, g := range parseMake(b).globals {
+		mk := parseMake(b)
+		for _, g := range mk.globals {
 			f := strings.Fields(g)
 			if len(f) < 2 || f[0] != "include" && f[0] != "-include" && f[0] != "sinclude" {
 				continue
 			}
 			for _, w := range f[1:] {
+				w = mk.expandSimple(w)
 				p := cleanRel(path.Join(dir, w))
 				if p == "" || strings.ContainsAny(w, "$*?[") || slices.Contains(out, p) {
 					continue

@@ -86,6 +86,11 @@ func TestCallers(t *testing.T) {
 	if ci := CalleesOf([]byte(job), inc); !slices.Equal(ci.MakeIncludes, []string{"mk/ci.mk", "local.mk"}) || !slices.Equal(ci.Make["Makefile"], []string{"gates"}) {
 		t.Errorf("CalleesOf with an include = %+v", ci)
 	}
+	// Round 35: an include named through a variable assigned a literal.
+	incVar := tree(map[string]string{"Makefile": "CONF = mk/ci.mk\ninclude $(CONF)\n-include ${LOCAL}\nLOCAL ?= local.mk\n", "mk/ci.mk": "gates:\n\tsessiongate verify\n"})
+	if ci := CalleesOf([]byte(job), incVar); !slices.Equal(ci.MakeIncludes, []string{"mk/ci.mk", "local.mk"}) {
+		t.Errorf("CalleesOf with includes named through variables = %+v", ci)
+	}
 	if IncludeWeakened([]byte("a"), []byte("a")) != "" || IncludeWeakened([]byte("a"), []byte("b")) == "" || IncludeWeakened([]byte("a"), nil) == "" || IncludeWeakened(nil, []byte("gates:\n\t@:\n")) == "" {
 		t.Error("IncludeWeakened")
 	}

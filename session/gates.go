@@ -26,6 +26,7 @@ import (
 	"github.com/sessiongate/sessiongate/godepchange"
 	"github.com/sessiongate/sessiongate/internal/shorten"
 	"github.com/sessiongate/sessiongate/protocolspec"
+	"github.com/sessiongate/sessiongate/pyharness"
 	"github.com/sessiongate/sessiongate/slowsuite"
 	"github.com/sessiongate/sessiongate/testrun"
 )
@@ -475,10 +476,18 @@ func checkCommand(ctx context.Context, env gateEnv, c protocolspec.Check) (statu
 			return StatusFail, "command not run: " + why + ": reinstall it with its installer, or start a new session after it is in place", "", ""
 		}
 	}
+	// Python processes of the command load the run harness first: it
+	// reports a test framework the run's code replaced, or a runner left
+	// by os._exit (pyharness).
+	harness, err := pyharness.New(root)
+	if err != nil {
+		return StatusFail, "command not run: " + err.Error(), "", ""
+	}
+	defer harness.Close()
 	// "sessiongate" is $0; the file names are $1... and never part of the line.
 	cmd := exec.CommandContext(cctx, sh, append([]string{"-c", line, "sessiongate"}, args...)...)
 	cmd.Dir = root
-	cmd.Env = cleaned
+	cmd.Env = harness.Env(cleaned)
 	defer func() {
 		if len(dropped) > 0 {
 			msg += " (run without " + strings.Join(dropped, ", ") + " from the caller's environment)"
@@ -519,6 +528,19 @@ func checkCommand(ctx context.Context, env gateEnv, c protocolspec.Check) (statu
 			return StatusFail, fmt.Sprintf("command exited %d: %s", ee.ExitCode(), c.Arg), sum, tail
 		}
 		return StatusFail, fmt.Sprintf("command failed to start: %v", err), sum, tail
+	}
+	if found, err := harness.Findings(); err != nil {
+		return StatusFail, err.Error(), sum, tail
+	} else if len(found) > 0 {
+		// What a file the session did not change did, the project did
+		// before it (an honest conftest's os._exit past a hanging thread).
+		files, err := sessionFiles(ctx, env.repo, env.sess)
+		if err != nil {
+			return StatusFail, err.Error(), sum, tail
+		}
+		if found = pyharness.By(found, files); len(found) > 0 {
+			return StatusFail, fmt.Sprintf("command passed, but %s: the run's own code changed what decides a test's result (command: %s)", pyharness.Texts(found), c.Arg), sum, tail
+		}
 	}
 	if reason, tool := cmdoutput.NothingChecked(c, buf.Bytes()); reason != "" {
 		st, msg := nothingCheckedStatus(ctx, env, reason, tool)

@@ -20,6 +20,7 @@ import (
 	"github.com/sessiongate/sessiongate/internal/procgroup"
 	"github.com/sessiongate/sessiongate/internal/shorten"
 	"github.com/sessiongate/sessiongate/protocolspec"
+	"github.com/sessiongate/sessiongate/pyharness"
 	"github.com/sessiongate/sessiongate/shellline"
 )
 
@@ -164,16 +165,25 @@ func Rerun(ctx context.Context, repo *gitrepo.Repo, bl *Baseline, head string, t
 		if c.Timeout > 0 {
 			to = c.Timeout
 		}
+		harness, err := pyharness.New(wt) // as at the gate (session/gates.go)
+		if err != nil {
+			return nil, &EnvError{Msg: "--rerun: " + err.Error()}
+		}
 		rctx, cancel := context.WithTimeout(ctx, to)
 		// "sessiongate" is $0; the file names are $1... and never part of the line.
 		cmd := exec.CommandContext(rctx, sh, append([]string{"-c", line, "sessiongate"}, args...)...)
-		cmd.Dir, cmd.Env, cmd.WaitDelay = wt, env, time.Second
+		cmd.Dir, cmd.Env, cmd.WaitDelay = wt, harness.Env(env), time.Second
 		var buf bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &buf, &buf
 		start := time.Now()
-		err := procgroup.Run(cmd)
+		err = procgroup.Run(cmd)
 		timedOut := rctx.Err() == context.DeadlineExceeded
 		cancel()
+		found, ferr := harness.Findings()
+		harness.Close()
+		if ferr != nil {
+			return nil, &EnvError{Msg: "--rerun: " + ferr.Error()}
+		}
 		c.Seconds = time.Since(start).Seconds()
 		c.Status = "ok"
 		if err != nil {
@@ -189,6 +199,10 @@ func Rerun(ctx context.Context, repo *gitrepo.Repo, bl *Baseline, head string, t
 		// A pass that ran no test is none, as at the gate: a test filter
 		// that matched nothing, a make goal with nothing to do (a folder
 		// named like a non-.PHONY target, lazy pass 33).
+		if found = pyharness.By(found, files); c.Status == "ok" && len(found) > 0 {
+			c.Status = "fail"
+			c.Note = strings.TrimPrefix(c.Note+"; "+pyharness.Texts(found)+": the run's own code changed what decides a test's result", "; ")
+		}
 		if c.Status == "ok" {
 			if reason, tool := cmdoutput.NothingChecked(protocolspec.Check{Arg: c.Command}, buf.Bytes()); tool == cmdoutput.TestFilter || tool == cmdoutput.MakeIdle {
 				c.Status = "fail"

@@ -1,0 +1,176 @@
+package pyharness_test
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sessiongate/sessiongate/internal/tmpleak"
+	"github.com/sessiongate/sessiongate/pyharness"
+)
+
+func TestMain(m *testing.M) { os.Exit(tmpleak.Run(m.Run)) }
+
+// python finds a Python 3.8+ (audit hooks), or skips; under CI=true a
+// missing one fails.
+func python(t *testing.T, names ...string) string {
+	t.Helper()
+	for _, n := range names {
+		if p, err := exec.LookPath(n); err == nil {
+			if exec.Command(p, "-c", "import sys; assert sys.version_info >= (3, 8)").Run() == nil {
+				return p
+			}
+		}
+	}
+	if os.Getenv("CI") == "true" {
+		t.Fatalf("no Python 3.8+ (%s) on PATH: CI installs it (.ci/run)", strings.Join(names, ", "))
+	}
+	t.Skipf("no Python 3.8+ (%s) on PATH", strings.Join(names, ", "))
+	return ""
+}
+
+const greet = "def greet():\n    return 'TODO'\n"
+const goodGreet = "def greet():\n    return 'hello'\n"
+const testGreet = "import unittest\nfrom greet import greet\n\nclass T(unittest.TestCase):\n    def test_greet(self):\n        self.assertEqual(greet(), 'hello')\n"
+
+// TestFindings runs the real unittest through the harness: each lazy row
+// makes broken greet() pass (exit 0) by what it does to the framework,
+// spelled so the static rules of testrun would have to guess; each honest
+// row passes or fails on its own, with no finding.
+func TestFindings(t *testing.T) {
+	py := python(t, "python3")
+	for _, tc := range []struct {
+		name  string
+		files map[string]string
+		want  string // a word of a finding; "" for none
+		exit0 bool   // the run exits 0 (lazy rows: the point of the trick)
+	}{
+		{"assertEqual rebound", map[string]string{"tests/test_aaa.py": "import unittest\nunittest.TestCase.assertEqual = lambda *a, **k: None\n"},
+			"unittest.TestCase.assertEqual (by tests/test_aaa.py:2)", true},
+		{"computed names through getattr", map[string]string{"tests/test_aaa.py": "n = ''.join(['ass', 'ertEq', 'ual'])\nsetattr(getattr(__import__('unit' + 'test'), 'Test' + 'Case'), n, lambda *a, **k: None)\n"},
+			"TestCase.assertEqual", true},
+		{"type.__setattr__", map[string]string{"tests/test_aaa.py": "import unittest\ntype.__setattr__(unittest.TestCase, 'assert' + 'Equal', lambda *a, **k: None)\n"},
+			"TestCase.assertEqual", true},
+		{"mock.patch.object started at import", map[string]string{"tests/test_aaa.py": "import unittest\nfrom unittest import mock\nmock.patch.object(unittest.TestCase, 'assertEqual', lambda *a, **k: None).start()\n"},
+			"TestCase.assertEqual (by tests/test_aaa.py:3)", true},
+		{"the result always successful", map[string]string{"greet/__init__.py": "import unittest\nunittest.TestResult.wasSuccessful = lambda self: True\n" + greet},
+			"TestResult.wasSuccessful (by greet/__init__.py:2)", true},
+		{"os._exit(0) at the end", map[string]string{"tests/test_zzz.py": "import atexit, os, sys\natexit.register(lambda: (sys.stderr.write('OK\\n'), os._exit(0)))\n"},
+			"ended by os._exit(0) from tests/test_zzz.py:2", true},
+		{"posix._exit(0), past the note", map[string]string{"tests/test_zzz.py": "import atexit, posix\natexit.register(lambda: posix._exit(0))\n"},
+			"ended without Python's normal exit", true},
+		{"sys.exit swallowed", map[string]string{"tests/test_aaa.py": "import sys\nsys.exit = lambda *a: None\n"},
+			"sys.exit (by tests/test_aaa.py:2)", true},
+		{"assertEqual made a Mock", map[string]string{"tests/test_aaa.py": "import unittest\nfrom unittest import mock\nunittest.TestCase.assertEqual = mock.Mock()\n"},
+			"TestCase.assertEqual (by a Mock)", true},
+		{"unittest.TestCase replaced in the package", map[string]string{"tests/__init__.py": "import unittest\nclass _TC(unittest.TestCase):\n    def assertEqual(self, *a, **k):\n        pass\nunittest.TestCase = _TC\n"},
+			"unittest.TestCase (by tests/__init__.py)", true},
+		// Honest.
+		{"a passing suite", map[string]string{"greet/__init__.py": goodGreet}, "", true},
+		{"a failing suite", nil, "", false},
+		{"maxDiff", map[string]string{"greet/__init__.py": goodGreet, "tests/test_aaa.py": "import unittest\nunittest.TestCase.maxDiff = None\n"}, "", true},
+		{"a mock's magic method", map[string]string{"greet/__init__.py": goodGreet, "tests/test_mock.py": "import unittest\nfrom unittest import mock\n\nclass M(unittest.TestCase):\n    def test_iter(self):\n        m = mock.MagicMock()\n        m.__iter__ = mock.Mock(return_value=iter([1]))\n        self.assertEqual(list(m), [1])\n"}, "", true},
+		{"the project's own classes patched", map[string]string{"greet/__init__.py": goodGreet + "class G:\n    x = 1\n", "tests/test_g.py": "import enum, dataclasses, unittest\nfrom unittest import mock\nimport greet\n\nclass C(enum.Enum):\n    A = 1\n\n@dataclasses.dataclass\nclass D:\n    a: int = 1\n\nclass P(unittest.TestCase):\n    def test_p(self):\n        with mock.patch.object(greet.G, 'x', 2):\n            self.assertEqual(greet.G.x, 2)\n"}, "", true},
+		{"a child Python and a forked child", map[string]string{"greet/__init__.py": goodGreet, "tests/test_proc.py": "import os, subprocess, sys, unittest\n\nclass S(unittest.TestCase):\n    def test_child(self):\n        subprocess.run([sys.executable, '-c', 'import os; os._exit(0)'], check=True)\n        pid = os.fork()\n        if pid == 0:\n            os._exit(0)\n        os.waitpid(pid, 0)\n"}, "", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root := t.TempDir()
+			files := map[string]string{"greet/__init__.py": greet, "tests/__init__.py": "", "tests/test_greet.py": testGreet}
+			for k, v := range tc.files {
+				files[k] = v
+			}
+			for p, body := range files {
+				if err := os.MkdirAll(filepath.Join(root, filepath.Dir(p)), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(filepath.Join(root, p), []byte(body), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			h, err := pyharness.New(root)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer h.Close()
+			cmd := exec.Command(py, "-m", "unittest", "discover", "-s", "tests", "-t", ".")
+			cmd.Dir, cmd.Env = root, h.Env(append(os.Environ(), "PYTHONPATH=", "PYTHONDONTWRITEBYTECODE=1"))
+			out, err := cmd.CombinedOutput()
+			if (err == nil) != tc.exit0 {
+				t.Fatalf("exit 0 %v, want %v:\n%s", err == nil, tc.exit0, out)
+			}
+			got, err := h.Findings()
+			if err != nil {
+				t.Fatal(err)
+			}
+			joined := pyharness.Texts(got)
+			if tc.want == "" && len(got) > 0 || tc.want != "" && !strings.Contains(joined, tc.want) {
+				t.Errorf("findings:\n%s\nwant %q\nrun:\n%s", joined, tc.want, out)
+			}
+			// A finding is the session's only when its file is one the
+			// session changed (or the harness cannot tell).
+			for _, f := range got {
+				if f.File != "" && len(pyharness.By([]pyharness.Finding{f}, nil)) != 0 {
+					t.Errorf("By kept %+v for no changed file", f)
+				}
+				if len(pyharness.By([]pyharness.Finding{f}, []string{f.File})) != 1 {
+					t.Errorf("By dropped %+v for its own file", f)
+				}
+			}
+		})
+	}
+}
+
+// TestPytestAndChain: pytest through the harness (Debian's, which CI
+// installs), honest and with os._exit; and a sitecustomize.py the
+// harness stands in front of still runs.
+func TestPytestAndChain(t *testing.T) {
+	py := python(t, "/usr/bin/python3")
+	if exec.Command(py, "-c", "import pytest").Run() != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("no pytest for /usr/bin/python3: CI installs python3-pytest (.ci/run)")
+		}
+		t.Skip("no pytest for /usr/bin/python3 (apt-get install python3-pytest)")
+	}
+	run := func(t *testing.T, files map[string]string, env ...string) ([]string, string, bool) {
+		root := t.TempDir()
+		for p, body := range files {
+			if err := os.MkdirAll(filepath.Join(root, filepath.Dir(p)), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(root, p), []byte(body), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		h, err := pyharness.New(root)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer h.Close()
+		for i, kv := range env {
+			env[i] = strings.ReplaceAll(kv, "$ROOT", root)
+		}
+		cmd := exec.Command(py, "-m", "pytest", "-q", "-p", "no:cacheprovider")
+		cmd.Dir, cmd.Env = root, h.Env(append(append(os.Environ(), "PYTHONPATH=", "PYTHONDONTWRITEBYTECODE=1"), env...))
+		out, err := cmd.CombinedOutput()
+		got, ferr := h.Findings()
+		if ferr != nil {
+			t.Fatal(ferr)
+		}
+		return strings.Split(pyharness.Texts(got), "; "), string(out), err == nil
+	}
+	test := "def test_greet():\n    assert 'hello' == 'hello'\n"
+	if got, out, ok := run(t, map[string]string{"test_g.py": test}); !ok || got[0] != "" {
+		t.Errorf("honest pytest: ok %v, findings %q\n%s", ok, got, out)
+	}
+	lazy := "import os\n\ndef pytest_sessionfinish(session, exitstatus):\n    os._exit(0)\n"
+	if got, out, ok := run(t, map[string]string{"test_g.py": "def test_greet():\n    assert 'TODO' == 'hello'\n", "conftest.py": lazy}); !ok || !strings.Contains(strings.Join(got, "\n"), "ended by os._exit(0) from conftest.py:4") {
+		t.Errorf("pytest left by os._exit(0): ok %v, findings %q\n%s", ok, got, out)
+	}
+	// A sitecustomize of the project's PYTHONPATH runs after the harness's.
+	chain := map[string]string{"test_g.py": "import os\n\ndef test_chain():\n    assert os.environ.get('CHAINED') == '1'\n", "site/sitecustomize.py": "import os\nos.environ['CHAINED'] = '1'\n"}
+	if got, out, ok := run(t, chain, "PYTHONPATH=$ROOT/site"); !ok || got[0] != "" {
+		t.Errorf("chained sitecustomize: ok %v, findings %q\n%s", ok, got, out)
+	}
+}

@@ -16,6 +16,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/sessiongate/sessiongate/internal/boundedread"
 )
 
 //go:embed sitecustomize.py
@@ -80,6 +82,13 @@ func (h *Harness) Env(environ []string) []string {
 // Close removes the harness folder.
 func (h *Harness) Close() { os.RemoveAll(h.dir) }
 
+// maxNote and maxNotes bound what Findings reads: a note is a line or a
+// few, and a run starts a runner process or a few.
+const (
+	maxNote  = 64 << 10
+	maxNotes = 10000
+)
+
 // A Finding is one thing the run did to the test framework.
 type Finding struct {
 	Text string // a sentence: "the test runner (...) ended with ... replaced"
@@ -96,6 +105,9 @@ func (h *Harness) Findings() ([]Finding, error) {
 	if err != nil {
 		return nil, fmt.Errorf("python harness report: %w", err)
 	}
+	if len(ents) > maxNotes {
+		return nil, fmt.Errorf("python harness report: %d notes, more than the %d a run's processes write", len(ents), maxNotes)
+	}
 	type proc struct {
 		argv       string
 		start, end bool
@@ -108,7 +120,9 @@ func (h *Harness) Findings() ([]Finding, error) {
 		if !ok {
 			continue
 		}
-		b, err := os.ReadFile(filepath.Join(h.report, e.Name()))
+		// The run's own code can write here: read bounded, a link or
+		// FIFO refused (an error fails the gate).
+		b, err := boundedread.Head(filepath.Join(h.report, e.Name()), maxNote)
 		if err != nil {
 			return nil, fmt.Errorf("python harness report: %w", err)
 		}

@@ -531,4 +531,33 @@ func TestHooksOffCommitForms(t *testing.T) {
 			}
 		})
 	}
+	// Round 35's review: core.hooksPath set by a route no line rule reads
+	// (renamed into core, or written into the user's config by any
+	// program). The folder git runs hooks from is compared with the
+	// start's before a line that can commit.
+	decide := func(cmd string) (bool, string) {
+		out, _ := r.hook("codex", "PreToolUse", codex(cmd))
+		return pathStr(out, "hookSpecificOutput", "permissionDecision") == "deny" || pathStr(out, "permissionDecision") == "deny", fmt.Sprint(out)
+	}
+	r.git("config", "x.hooksPath", "/tmp/nohooks")
+	r.git("config", "--rename-section", "x", "core")
+	if denied, out := decide("git commit -qm 'fix: x'"); !denied || !strings.Contains(out, "/tmp/nohooks") {
+		t.Errorf("a commit with core.hooksPath renamed into place: denied %v\n%s", denied, out)
+	}
+	if denied, out := decide("git status --short"); denied {
+		t.Errorf("git status denied with the hooks moved (it commits nothing): %s", out)
+	}
+	r.git("config", "--unset", "core.hooksPath")
+	if err := os.WriteFile(filepath.Join(home, ".gitconfig"), []byte("[core]\n\thooksPath = /tmp/nohooks\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if denied, out := decide("git c -qm 'fix: x'"); !denied || !strings.Contains(out, "/tmp/nohooks") {
+		t.Errorf("a commit through an alias with core.hooksPath in the user's config: denied %v\n%s", denied, out)
+	}
+	if err := os.Remove(filepath.Join(home, ".gitconfig")); err != nil {
+		t.Fatal(err)
+	}
+	if denied, out := decide("git commit -qm 'fix: x'"); denied {
+		t.Errorf("a commit with the hooks back where they were: %s", out)
+	}
 }

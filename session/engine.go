@@ -256,6 +256,7 @@ func (e *Engine) Start(ctx context.Context, req StartRequest) (*StartResult, err
 	remoteTips := startRemoteTips(ctx, req.Repo, e.Config.DefaultBranch)          // the remote-tracking refs: one git process
 	hiddenStart, hiddenBySession, hiddenRefused := e.hiddenAtStart(ctx, req.Repo) // a developer's own update-index flags, and those not honoured, with why (hiddenstart.go)
 	excludesStart := excludesAtStart(ctx, req.Repo)
+	hooksDir := effectiveHooksDir(ctx, req.Repo.Root()) // one git process (hooksdir.go)
 	userName, userEmail, host := identity.WhoRuns(ctx, req.Repo)
 	if err := e.importRefViolations(ctx, req.Repo, userEmail); err != nil {
 		// The start goes on: the records ref is a second copy, not the gate.
@@ -370,6 +371,11 @@ func (e *Engine) Start(ctx context.Context, req StartRequest) (*StartResult, err
 		}
 		if err := w.AppendEvent(ctx, startPathEvent(s.ID, s)); err != nil {
 			return err
+		}
+		if ev := startHooksDirEvent(s, hooksDir); ev != nil {
+			if err := w.AppendEvent(ctx, ev); err != nil {
+				return err
+			}
 		}
 		if err := w.AppendEvent(ctx, startUserConfigEvent(s)); err != nil {
 			return err

@@ -1,6 +1,7 @@
 package shellline
 
 import (
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -28,8 +29,9 @@ func aliasBypass(w []string, i int, configs []string, hooksPath bool, elsewhere 
 	}
 	// git's own command wins over an alias of its name. The common ones
 	// are known here, so `git status` asks nothing of aliases, which may
-	// read git's config.
-	if gitOwn[name] {
+	// read git's config. git finds its own commands by exact name and
+	// aliases in any case: `git COMMIT -n` runs alias.commit (round 35).
+	if gitOwn[w[i]] {
 		return ""
 	}
 	exp, ok := local[name]
@@ -39,13 +41,19 @@ func aliasBypass(w []string, i int, configs []string, hooksPath bool, elsewhere 
 	if !ok && aliases != nil {
 		exp, ok = aliases.Expand(name)
 	}
-	if !ok || aliases != nil && aliases.Builtin(name) {
+	if !ok || aliases != nil && aliases.Builtin(w[i]) {
 		return ""
 	}
 	args := quoteWords(w[i+1:])
 	var line string
 	if body, shell := strings.CutPrefix(exp, "!"); shell {
 		line = body + " " + args // a shell alias runs its text with the arguments
+		// git runs it as `sh -c 'BODY "$@"' BODY ARGS`: a function or a
+		// `sh -c` in the body, or "$@" before a comment, passes the
+		// arguments where the line above does not show them.
+		if skipsFlag(w[i+1:]) && (MayCommit(body) || strings.Contains(body, "commit") || strings.Contains(body, "push")) {
+			return "`git " + w[i] + "` (a shell alias that commits or pushes, given " + strings.Join(w[i+1:], " ") + ")"
+		}
 	} else {
 		if sub := firstWord(exp); (sub == "commit" || sub == "push") && (hooksPath || elsewhere != "") {
 			return "`git " + w[i] + "` (alias of `git " + exp + "`, run without the hooks)"
@@ -141,21 +149,62 @@ func configElsewhere(words []string, c *syntax.CallExpr) string {
 }
 
 // exportsConfigElsewhere is configElsewhere of the line's export
-// statements (`export HOME=/tmp/h; git commit -m x`).
+// statements (`export HOME=/tmp/h; git commit -m x`, `declare -x`), and
+// of its assignments on their own: HOME and XDG_CONFIG_HOME are exported
+// in every shell, so `HOME=/tmp/h; git commit` moves git's config too, and
+// after `set -a` any assignment is exported. Read on the line as given,
+// before a `sh -c` in it is unwrapped: `GIT_CONFIG_GLOBAL=/tmp/g sh -c
+// 'git commit'` passes the variable to the inner git.
 func exportsConfigElsewhere(f *syntax.File) string {
 	found := ""
 	syntax.Walk(f, func(n syntax.Node) bool {
-		if d, ok := n.(*syntax.DeclClause); ok && d.Variant.Value == "export" {
-			for _, a := range d.Args {
+		switch x := n.(type) {
+		case *syntax.DeclClause:
+			if exports(x) {
+				for _, a := range x.Args {
+					if a.Name != nil && found == "" {
+						v, _ := Literal(a.Value)
+						found = configVarElsewhere(a.Name.Value, v)
+					}
+				}
+			}
+		case *syntax.CallExpr:
+			for _, a := range x.Assigns {
 				if a.Name != nil && found == "" {
 					v, _ := Literal(a.Value)
 					found = configVarElsewhere(a.Name.Value, v)
+				}
+			}
+			for _, w := range x.Args {
+				// env's NAME=VALUE words, env -i's too
+				if l, ok := Literal(w); ok && found == "" {
+					if k, v, ok := strings.Cut(l, "="); ok {
+						found = configVarElsewhere(k, v)
+					}
 				}
 			}
 		}
 		return found == ""
 	})
 	return found
+}
+
+// exports reports whether a declaration exports its names: export, or
+// declare/typeset/local with -x.
+func exports(d *syntax.DeclClause) bool {
+	switch d.Variant.Value {
+	case "export":
+		return true
+	case "declare", "typeset", "local":
+		for _, a := range d.Args {
+			if a.Name == nil && a.Value != nil {
+				if l, ok := Literal(a.Value); ok && strings.HasPrefix(l, "-") && strings.Contains(l, "x") {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // CommitsWithoutHooks names a git command of the line that makes commits
@@ -197,10 +246,14 @@ func commitsWithoutHooks(line string, aliases Aliases, depth int) string {
 		case "commit-tree", "fast-import", "replay", "filter-branch":
 			return "`git " + sub + "`"
 		case "hash-object":
+			commit := false
 			for k, a := range args {
 				if a == "-tcommit" || a == "--type=commit" || (a == "-t" || a == "--type") && k+1 < len(args) && args[k+1] == "commit" {
-					return "`git hash-object -t commit`"
+					commit = true
 				}
+			}
+			if commit && slices.Contains(args, "-w") { // without -w it only computes an id
+				return "`git hash-object -t commit -w`"
 			}
 			continue
 		case "config":
@@ -212,7 +265,7 @@ func commitsWithoutHooks(line string, aliases Aliases, depth int) string {
 			continue
 		}
 		name := strings.ToLower(sub)
-		if gitOwn[name] {
+		if gitOwn[sub] {
 			continue
 		}
 		exp, ok := local[name]
@@ -222,7 +275,7 @@ func commitsWithoutHooks(line string, aliases Aliases, depth int) string {
 		if !ok && aliases != nil {
 			exp, ok = aliases.Expand(name)
 		}
-		if !ok || aliases != nil && aliases.Builtin(name) {
+		if !ok || aliases != nil && aliases.Builtin(sub) {
 			continue
 		}
 		inner := "git " + exp
@@ -234,4 +287,58 @@ func commitsWithoutHooks(line string, aliases Aliases, depth int) string {
 		}
 	}
 	return ""
+}
+
+// MayCommit reports whether a line runs git in a way that can make a
+// commit or push one: commit, push, merge, pull, am, cherry-pick, rebase,
+// revert, stash (apply and pop re-enter no hook, but `git stash` makes
+// commits), or a subcommand that is not git's own (an alias). The agent
+// hook pays a git call for such a line only (session/hooksdir.go).
+func MayCommit(line string) bool {
+	calls, _, ok := Calls(Unwrap(line))
+	if !ok {
+		return strings.Contains(line, "git")
+	}
+	for _, c := range calls {
+		w := unwrapCall(expandedWords(c))
+		if len(w) == 0 || w[0] != "git" {
+			continue
+		}
+		i, _ := gitGlobals(w)
+		if i >= len(w) {
+			continue
+		}
+		switch sub := w[i]; {
+		case sub == "commit" || sub == "push" || sub == "merge" || sub == "pull" || sub == "am" ||
+			sub == "cherry-pick" || sub == "rebase" || sub == "revert" || sub == "stash":
+			return true
+		case !gitOwn[sub] && !gitReads[sub]:
+			return true
+		}
+	}
+	return false
+}
+
+// gitReads are git commands that make no commit, beside gitOwn's.
+var gitReads = map[string]bool{
+	"rev-parse": true, "ls-files": true, "grep": true, "blame": true, "remote": true, "describe": true,
+	"shortlog": true, "reflog": true, "cat-file": true, "ls-tree": true, "show-ref": true, "for-each-ref": true,
+	"worktree": true, "version": true, "help": true, "check-ignore": true, "diff-tree": true, "diff-files": true,
+	"diff-index": true, "merge-base": true, "rev-list": true, "name-rev": true, "var": true, "symbolic-ref": true,
+	"mv": true, "notes": true, "bisect": true, "clean": true, "gc": true, "range-diff": true, "whatchanged": true,
+	"format-patch": true, "archive": true, "submodule": true, "sparse-checkout": true, "lfs": true,
+}
+
+// skipsFlag reports whether args hold a flag that skips git's hooks for a
+// commit or push: -n (alone or in a group), --no-verify or a prefix of it.
+func skipsFlag(args []string) bool {
+	for _, a := range args {
+		if a == "--" {
+			return false
+		}
+		if longOption(a, "--no-verify", len("--no-veri")) || shortFlag(a, 'n') {
+			return true
+		}
+	}
+	return false
 }

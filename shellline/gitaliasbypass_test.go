@@ -10,7 +10,8 @@ func (a aliasTable) Expand(name string) (string, bool) { v, ok := a[name]; retur
 func (a aliasTable) Builtin(name string) bool          { return gitOwn[name] }
 
 func TestGitBypassAliases(t *testing.T) {
-	config := aliasTable{"c": "commit", "p": "push", "cc": "c", "sh": "!git commit", "st": "status", "log": "commit -n"}
+	config := aliasTable{"c": "commit", "p": "push", "cc": "c", "sh": "!git commit", "st": "status", "log": "commit -n",
+		"commit": "commit", "fn": `!f(){ git commit "$@"; }; f`, "hash": `!git commit "$@" #`}
 	tests := []struct {
 		line   string
 		bypass bool
@@ -31,7 +32,29 @@ func TestGitBypassAliases(t *testing.T) {
 		{"env XDG_CONFIG_HOME=/tmp/x git commit -m x", true},
 		{"GIT_CONFIG_GLOBAL=/tmp/g git push", true},
 		{"export GIT_CONFIG_SYSTEM=/tmp/s; git commit -m x", true},
+		// Round 35 review: git finds its own commands by exact name and
+		// aliases in any case; a shell alias passes "$@" unseen.
+		{"git COMMIT -n -m x", true},
+		{"git fn -n -am x", true},
+		{"git hash -n -am x", true},
+		// git's config moved by the line in other ways.
+		{"declare -x GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.hooksPath GIT_CONFIG_VALUE_0=/tmp/n; git commit -am x", true},
+		{"GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=include.path GIT_CONFIG_VALUE_0=/tmp/g git commit -am x", true},
+		{`GIT_CONFIG_PARAMETERS="'include.path'='/tmp/g'" git commit -am x`, true},
+		{"HOME=/tmp/h; git commit -am x", true},
+		{"typeset -x GIT_CONFIG_GLOBAL=/tmp/g2; git commit", true},
+		{"GIT_CONFIG_GLOBAL=/tmp/g2 sh -c 'git commit -am x'", true},
+		// Arguments built at run time where an option stands.
+		{`set -- -n; git commit "$@" -am x`, true},
+		{`a=(-n); git commit "${a[@]}" -am x`, true},
+		{`git commit $(printf -- -n) -am x`, true},
+		{`git push "$@"`, true},
 		// Honest.
+		{`git commit -m "$msg"`, false},
+		{`git commit -am "$(cat m)"`, false},
+		{`git commit --message="$m"`, false},
+		{`git push -u origin "$(git branch --show-current)"`, false},
+		{"git COMMIT -m x", false},
 		{"git c -m x", false},
 		{"git st -s", false},
 		{"git log -n 3", false}, // git's own log, whatever alias.log says
@@ -52,7 +75,7 @@ func TestGitBypassAliases(t *testing.T) {
 }
 
 func TestCommitsWithoutHooks(t *testing.T) {
-	config := aliasTable{"ct": "commit-tree", "mk": "!git commit-tree"}
+	config := aliasTable{"ct": "commit-tree", "mk": "!git commit-tree", "commit-tree": "commit-tree"}
 	tests := []struct {
 		line string
 		want bool
@@ -67,7 +90,9 @@ func TestCommitsWithoutHooks(t *testing.T) {
 		{"git ct HEAD^{tree} -m x", true},
 		{"git mk HEAD^{tree} -m x", true},
 		{"git config alias.z commit-tree && git z HEAD^{tree} -m x", true},
+		{"git COMMIT-TREE HEAD^{tree} -m x", true}, // alias.commit-tree, any case
 		// Honest.
+		{"git hash-object -t commit c.txt", false}, // no -w: an id, no object
 		{"git hash-object README.md", false},
 		{"git commit -m x", false},
 		{"git log --format=%T -1", false},
@@ -76,6 +101,21 @@ func TestCommitsWithoutHooks(t *testing.T) {
 	for _, tc := range tests {
 		if got := CommitsWithoutHooks(tc.line, config); (got != "") != tc.want {
 			t.Errorf("CommitsWithoutHooks(%q) = %q, want %v", tc.line, got, tc.want)
+		}
+	}
+}
+
+func TestMayCommit(t *testing.T) {
+	for _, tc := range []struct {
+		line string
+		want bool
+	}{
+		{"git commit -m x", true}, {"git push", true}, {"git c -n", true}, {"git stash", true},
+		{"cd x && git merge --ff-only y", true}, {"git status", false}, {"git diff HEAD", false},
+		{"git log -3 && git rev-parse HEAD", false}, {"ls -la", false},
+	} {
+		if got := MayCommit(tc.line); got != tc.want {
+			t.Errorf("MayCommit(%q) = %v, want %v", tc.line, got, tc.want)
 		}
 	}
 }

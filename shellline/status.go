@@ -331,6 +331,11 @@ func gitBypass(line string, aliases Aliases, depth int) string {
 	// command, is -c core.hooksPath by other means.
 	envHooks := exportsHooksPath(f)
 	envConfig := exportsConfigElsewhere(f)
+	if u := Unwrap(line); u != line && envConfig == "" {
+		if _, rf, ok := Calls(line); ok { // the wrapper's own prefix
+			envConfig = exportsConfigElsewhere(rf)
+		}
+	}
 	defined := map[string]string{} // aliases the line sets before their use
 	for _, c := range calls {
 		// unwrapCall also reads `env -S 'git commit -n'` and `sudo git ...`.
@@ -387,13 +392,29 @@ func gitBypass(line string, aliases Aliases, depth int) string {
 		if elsewhere != "" {
 			return "`" + elsewhere + " git " + sub + "` (git reads another user or system config, whose core.hooksPath can point anywhere)"
 		}
-		for _, a := range w[i+1:] {
+		args := w[i+1:]
+		valued := optionValuesBuilt(c.Node) // --message="$m": an option whose value is built
+		positional := false                 // push's remote seen: a refspec may be built
+		for k, a := range args {
 			if a == "--" {
 				break
 			}
 			// git takes an unambiguous prefix of a long option: --no-verif.
 			if longOption(a, "--no-verify", len("--no-veri")) || sub == "commit" && shortFlag(a, 'n') {
 				return "`git " + sub + " " + a + "` (skips the hooks)"
+			}
+			// A word the line builds at run time ("$@", ${a[@]},
+			// $(printf -- -n)) where an option can stand: it can be -n.
+			// A message or file given through one stays honest.
+			if a != "" && !strings.HasPrefix(a, "-") && (k == 0 || !takesValue(sub, args[k-1])) {
+				positional = true
+			}
+			if a == "" && valued > 0 {
+				valued--
+				continue
+			}
+			if a == "" && (k == 0 || !takesValue(sub, args[k-1])) && !(sub == "push" && positional) {
+				return "`git " + sub + "` with an argument built at run time where an option can stand (it can be -n or --no-verify)"
 			}
 		}
 	}
@@ -476,9 +497,11 @@ func hooksPathVar(k, v string) bool {
 	v = strings.ToLower(v)
 	switch {
 	case strings.HasPrefix(k, "GIT_CONFIG_KEY_"):
-		return strings.TrimSpace(v) == "core.hookspath"
+		v = strings.TrimSpace(v)
+		// An included file can set core.hooksPath too.
+		return v == "core.hookspath" || v == "include.path" || strings.HasPrefix(v, "includeif.") && strings.HasSuffix(v, ".path")
 	case k == "GIT_CONFIG_PARAMETERS":
-		return strings.Contains(v, "core.hookspath")
+		return strings.Contains(v, "core.hookspath") || strings.Contains(v, "include.path") || strings.Contains(v, "includeif.")
 	}
 	return false
 }
@@ -506,7 +529,7 @@ func assignsHooksPath(c *syntax.CallExpr) bool {
 func exportsHooksPath(f *syntax.File) bool {
 	found := false
 	syntax.Walk(f, func(n syntax.Node) bool {
-		if d, ok := n.(*syntax.DeclClause); ok && d.Variant.Value == "export" {
+		if d, ok := n.(*syntax.DeclClause); ok && exports(d) {
 			for _, a := range d.Args {
 				if a.Name != nil {
 					v, _ := Literal(a.Value)
@@ -751,4 +774,46 @@ func hidingKey(kv string) string {
 func longOption(a, full string, min int) bool {
 	a, _, _ = strings.Cut(a, "=")
 	return len(a) >= min && strings.HasPrefix(full, a)
+}
+
+// takesValue reports whether option opt of git commit or push takes the
+// next word as its value (`-m "$msg"`, `-am "$(cat m)"`, `-o x`).
+func takesValue(sub, opt string) bool {
+	if strings.HasPrefix(opt, "--") {
+		if strings.Contains(opt, "=") {
+			return false
+		}
+		for _, o := range []string{"--message", "--file", "--author", "--date", "--template", "--cleanup", "--fixup", "--squash", "--trailer", "--reuse-message", "--reedit-message", "--push-option", "--repo", "--receive-pack", "--exec", "--pathspec-from-file"} {
+			if strings.HasPrefix(o, opt) && len(opt) > 3 {
+				return true
+			}
+		}
+		return false
+	}
+	if len(opt) < 2 || opt[0] != '-' {
+		return false
+	}
+	last := opt[len(opt)-1]
+	if sub == "push" {
+		return last == 'o'
+	}
+	return strings.IndexByte("mFCct", last) >= 0
+}
+
+// optionValuesBuilt counts a call's words that are an option with a value
+// built at run time (--message="$m"): a literal "-...=" then an expansion.
+func optionValuesBuilt(c *syntax.CallExpr) int {
+	if c == nil {
+		return 0
+	}
+	n := 0
+	for _, w := range c.Args {
+		if _, ok := Literal(w); ok || len(w.Parts) < 2 {
+			continue
+		}
+		if l, ok := w.Parts[0].(*syntax.Lit); ok && strings.HasPrefix(l.Value, "-") && strings.Contains(l.Value, "=") {
+			n++
+		}
+	}
+	return n
 }

@@ -6,6 +6,7 @@ package startupfile
 
 import (
 	"fmt"
+	"os"
 	"path"
 	"path/filepath"
 	"regexp"
@@ -43,23 +44,43 @@ var userNpmrcWrite = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`(?:>>?|\btee(?:\s+-a)?|\b(?:cp|mv|install|ln)\s+(?:-\S+\s+)*\S+)\s*["']?((?:~|\$HOME|\$\{HOME\}|/)[^\s"';|&]*\.npmrc)\b`)
 })
 
-// userGitConfigWrite is userNpmrcWrite for git's user and system config
-// (~/.gitconfig, $XDG_CONFIG_HOME/git/config, /etc/gitconfig), and an
-// in-place sed of one too.
+// userGitConfigWrite matches a typed line that writes git's user or
+// system config by a redirection, tee, an in-place sed, or as the last
+// operand of cp/mv/install/ln; the config named as a source
+// (`cp ~/.gitconfig /tmp/backup`) is a read. Spellings it misses are
+// caught where it matters, before the next commit (session/hooksdir.go).
 var userGitConfigWrite = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?:>>?|\btee(?:\s+-a)?|\b(?:cp|mv|install|ln)\s+(?:-\S+\s+)*\S+|\bsed\s+(?:\S+\s+)*?-i\S*\s+(?:\S+\s+)*?)\s*["']?((?:~|\$HOME|\$\{HOME\}|\$XDG_CONFIG_HOME|\$\{XDG_CONFIG_HOME\}|/)[^\s"';|&]*(?:\.gitconfig|/git/config|etc/gitconfig))(?:["'\s;|&]|$)`)
+	target := `["']?((?:~|\$HOME|\$\{HOME\}|"\$HOME")/(?:\.gitconfig|\.config/git/config)|\$\{?XDG_CONFIG_HOME\}?/git/config|/etc/gitconfig)["']?`
+	writer := `(?:>>?|>\||\btee(?:\s+-a)?\s+(?:[^\s;&|]+\s+)*?|\bsed\s+(?:[^\s;&|]+\s+)*?-i\S*\s+(?:[^\s;&|]+\s+)*?)\s*` + target + `(?:[\s;&|)]|$)`
+	last := `\b(?:cp|mv|install|ln)\s+(?:[^\s;&|]+\s+)+` + target + `\s*(?:[;&|)]|$)`
+	return regexp.MustCompile(writer + `|` + last)
 })
 
 // UserGitConfig reports whether the absolute path p is git's user or
-// system config: ~/.gitconfig (any home), .../git/config under a config
-// folder, /etc/gitconfig. A core.hooksPath set there replaces the
-// repository's hooks folder, where sessiongate's hooks are.
+// system config: ~/.gitconfig, $XDG_CONFIG_HOME/git/config (or
+// ~/.config/git/config), /etc/gitconfig. A core.hooksPath set there
+// replaces the repository's hooks folder, where sessiongate's hooks are.
 func UserGitConfig(p string) bool {
-	p = filepath.ToSlash(p)
-	if !strings.HasPrefix(p, "/") {
+	if !filepath.IsAbs(p) {
 		return false
 	}
-	return path.Base(p) == ".gitconfig" || p == "/etc/gitconfig" || strings.HasSuffix(p, "/git/config") && !strings.HasSuffix(p, "/.git/config")
+	p = filepath.Clean(p)
+	if p == filepath.FromSlash("/etc/gitconfig") {
+		return true
+	}
+	home, err := os.UserHomeDir()
+	if err != nil || home == "" {
+		return false
+	}
+	for _, c := range []string{filepath.Join(home, ".gitconfig"), filepath.Join(home, ".config", "git", "config")} {
+		if p == c {
+			return true
+		}
+	}
+	if x := os.Getenv("XDG_CONFIG_HOME"); x != "" && p == filepath.Join(x, "git", "config") {
+		return true
+	}
+	return false
 }
 
 // Call is the tool call Write judges, as the agent hook read it.
@@ -117,8 +138,8 @@ func Write(root string, call Call, paths []string, active bool) string {
 		if m := userNpmrcWrite().FindStringSubmatch(call.Command); m != nil && !strings.HasPrefix(m[1], filepath.ToSlash(root)+"/") {
 			return fmt.Sprintf("the shell command writes %s, the user's npm config: its script-shell and node-options decide how `npm test` runs", m[1])
 		}
-		if m := userGitConfigWrite().FindStringSubmatch(call.Command); m != nil && !strings.HasPrefix(m[1], filepath.ToSlash(root)+"/") {
-			return fmt.Sprintf("the shell command writes %s, "+gitConfigWhy, m[1])
+		if m := userGitConfigWrite().FindStringSubmatch(call.Command); m != nil {
+			return fmt.Sprintf("the shell command writes %s, "+gitConfigWhy, m[1]+m[2])
 		}
 	}
 	return ""

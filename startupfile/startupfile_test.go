@@ -18,6 +18,8 @@ func TestMain(m *testing.M) { os.Exit(tmpleak.Run(m.Run)) }
 // a read of the files) are not.
 func TestWrite(t *testing.T) {
 	const root = "/repo"
+	t.Setenv("HOME", "/home/u")
+	t.Setenv("XDG_CONFIG_HOME", "")
 	sh := func(cmd string) startupfile.Call { return startupfile.Call{Tool: "Bash", Shell: true, Command: cmd} }
 	edit := func(p string) startupfile.Call {
 		return startupfile.Call{Tool: "Write", Edit: true, Paths: []string{p}}
@@ -43,7 +45,16 @@ func TestWrite(t *testing.T) {
 		{"copy into xdg config", sh(`cp /tmp/g ~/.config/git/config`), nil, true, "git's user or system config"},
 		{"sed in place", sh(`sed -i 's/x/y/' ~/.gitconfig`), nil, true, "git's user or system config"},
 		{"system config", sh(`echo x >> /etc/gitconfig`), nil, true, "git's user or system config"},
-		{"python writes it", sh(`python3 -c "open('/root/.gitconfig','a').write('x')"`), []string{"/root/.gitconfig"}, true, "git's user or system config"},
+		{"python writes it", sh(`python3 -c "open('/home/u/.gitconfig','a').write('x')"`), []string{"/home/u/.gitconfig"}, true, "git's user or system config"},
+		{"clobber redirect", sh(`cat /tmp/n >| ~/.gitconfig`), nil, true, "git's user or system config"},
+		{"quoted HOME", sh(`printf x >> "$HOME"/.gitconfig`), nil, true, "git's user or system config"},
+		{"tee's second file", sh(`printf x | tee -a /tmp/log ~/.gitconfig`), nil, true, "git's user or system config"},
+		{"an unclean path", edit("/home/u/.config/git/./config"), nil, true, "git's user or system config"},
+		// Round 35 review: reads and other people's files, denied before.
+		{"backup copy", sh(`cp ~/.gitconfig /tmp/gitconfig.bak`), nil, true, ""},
+		{"link to it", sh(`ln -s ~/.gitconfig /tmp/gitconfig-link`), nil, true, ""},
+		{"sed elsewhere then a read", sh(`sed -i 's/foo/bar/' src/a.go; grep -n email ~/.gitconfig`), nil, true, ""},
+		{"a fixture's gitconfig", edit("/tmp/fixtures/home/.gitconfig"), nil, true, ""},
 		{"edit tool", edit("/home/u/.gitconfig"), nil, true, "git's user or system config"},
 		{"gitconfig, no session", edit("/home/u/.gitconfig"), nil, false, ""},
 		{"read gitconfig", sh(`cat ~/.gitconfig`), nil, true, ""},

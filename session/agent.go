@@ -543,6 +543,12 @@ func (e *Engine) agentPreTool(ctx context.Context, bd *AgentBound, root string, 
 					v.Next = "ask the user to restore core.hooksPath (`git config --show-origin --get-all core.hooksPath` says where it is set)"
 					return v, nil
 				}
+				if how := firstOf(lines, shellline.LandsUnchecked); how != "" {
+					v.Deny, v.Gate = true, "git hooks"
+					v.Reason = how + " lands a commit on a branch past pre-commit, where the session's gates are checked"
+					v.Next = "commit the work with `git commit`; if the hook blocks, do what it says"
+					return v, nil
+				}
 				if how := firstOf(lines, func(l string) string { return shellline.CommitsWithoutHooks(l, gc) }); how != "" {
 					v.Deny, v.Gate = true, "git hooks"
 					v.Reason = how + " makes a commit that git's commit hooks never see: the session's gates are checked there, and such a commit is recorded as a bypass"

@@ -342,3 +342,54 @@ func skipsFlag(args []string) bool {
 	}
 	return false
 }
+
+// LandsUnchecked names a git command of the line that lands a commit on
+// a branch past pre-commit, "" when none does: `git stash create` and
+// `stash store` (a commit of the work tree, made for a rev), a branch
+// moved onto the stash (`merge`, `reset`, `cherry-pick`, `rebase`,
+// `branch -f`, `update-ref` naming `stash@{...}` or `refs/stash`), `git am`
+// (its hooks are applypatch-msg and pre-applypatch, which sessiongate does
+// not install), and `rebase --exec` (it runs a line no check reads). The
+// round-35 review landed work with each while the session ran.
+func LandsUnchecked(line string) string {
+	calls, _, ok := Calls(Unwrap(line))
+	if !ok {
+		return ""
+	}
+	for _, c := range calls {
+		w := unwrapCall(expandedWords(c))
+		if len(w) == 0 || w[0] != "git" {
+			continue
+		}
+		i, _ := gitGlobals(w)
+		if i >= len(w) {
+			continue
+		}
+		sub, args := w[i], w[i+1:]
+		switch sub {
+		case "stash":
+			if len(args) > 0 && (args[0] == "create" || args[0] == "store") {
+				return "`git stash " + args[0] + "`"
+			}
+		case "am":
+			if !slices.ContainsFunc(args, func(a string) bool { return a == "--abort" || a == "--skip" || a == "--quit" || a == "--show-current-patch" }) {
+				return "`git am`"
+			}
+		case "rebase":
+			for _, a := range args {
+				if a == "-x" || strings.HasPrefix(a, "--exec") || strings.HasPrefix(a, "-x") && len(a) > 2 {
+					return "`git rebase --exec`"
+				}
+			}
+		}
+		switch sub {
+		case "merge", "reset", "cherry-pick", "rebase", "branch", "update-ref", "switch", "checkout":
+			for _, a := range args {
+				if strings.HasPrefix(a, "stash@{") || a == "stash" && sub != "branch" || a == "refs/stash" || strings.HasPrefix(a, "refs/stash@{") {
+					return "`git " + sub + " " + a + "`"
+				}
+			}
+		}
+	}
+	return ""
+}

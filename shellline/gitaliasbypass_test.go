@@ -119,3 +119,30 @@ func TestMayCommit(t *testing.T) {
 		}
 	}
 }
+
+func TestLandsUnchecked(t *testing.T) {
+	for _, tc := range []struct {
+		line string
+		want bool
+	}{
+		{"git stash && git merge --ff-only stash@{0}", true},
+		{"git reset --soft $(git stash create)", true},
+		{"git update-ref refs/heads/main $(git stash create 'fix: x')", true},
+		{"git stash && git cherry-pick -m1 stash@{0}", true},
+		{"git branch -f side refs/stash", true},
+		{"git am /tmp/m", true},
+		{"git rebase -x 'git commit -qanm fix' --root", true},
+		{"git rebase --exec='make test' main", true},
+		// Honest.
+		{"git stash && git pull --rebase && git stash pop", false},
+		{"git stash apply stash@{1}", false},
+		{"git rebase main", false},
+		{"git am --abort", false},
+		{"git merge --ff-only origin/main", false},
+		{"git stash list", false},
+	} {
+		if got := LandsUnchecked(tc.line); (got != "") != tc.want {
+			t.Errorf("LandsUnchecked(%q) = %q, want %v", tc.line, got, tc.want)
+		}
+	}
+}

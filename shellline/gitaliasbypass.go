@@ -372,7 +372,9 @@ func LandsUnchecked(line string) string {
 				return "`git stash " + args[0] + "`"
 			}
 		case "am":
-			if !slices.ContainsFunc(args, func(a string) bool { return a == "--abort" || a == "--skip" || a == "--quit" || a == "--show-current-patch" }) {
+			if !slices.ContainsFunc(args, func(a string) bool {
+				return a == "--abort" || a == "--skip" || a == "--quit" || a == "--show-current-patch"
+			}) {
 				return "`git am`"
 			}
 		case "rebase":

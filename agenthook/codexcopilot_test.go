@@ -516,8 +516,6 @@ func TestHooksOffCommitForms(t *testing.T) {
 		{"commit under another HOME", "codex", codex("HOME=/tmp/h git commit -m 'fix: x'"), true},
 		{"include.path into the user's config", "codex", codex("git config --global include.path /tmp/g"), true},
 		{"stash commit fast-forwarded onto the branch", "codex", codex("git stash && git merge --ff-only stash@{0}"), true},
-		{"git am of a hand-made patch", "codex", codex("git am /tmp/m"), true},
-		{"rebase --exec", "codex", codex("git rebase -x 'git commit -qanm fix' --root"), true},
 		{"a shell alias given -n", "codex", codex("git config alias.f '!f(){ git commit \"$@\"; }; f' && git f -n -am 'fix: x'"), true},
 		{"flags built at run time", "codex", codex(`set -- -n; git commit "$@" -am 'fix: x'`), true},
 		// Honest.

@@ -347,10 +347,11 @@ func skipsFlag(args []string) bool {
 // a branch past pre-commit, "" when none does: `git stash create` and
 // `stash store` (a commit of the work tree, made for a rev), a branch
 // moved onto the stash (`merge`, `reset`, `cherry-pick`, `rebase`,
-// `branch -f`, `update-ref` naming `stash@{...}` or `refs/stash`), `git am`
-// (its hooks are applypatch-msg and pre-applypatch, which sessiongate does
-// not install), and `rebase --exec` (it runs a line no check reads). The
-// round-35 review landed work with each while the session ran.
+// `branch -f`, `update-ref` naming `stash@{...}` or `refs/stash`). The
+// round-35 review landed work with each while the session ran. (`git am`
+// and `rebase --exec` stay allowed: applying a colleague's patch and
+// testing each commit are honest, and the line rebase runs is judged as
+// the agent's own, agenthook's TestGitRoutesAtTheHook.)
 func LandsUnchecked(line string) string {
 	calls, _, ok := Calls(Unwrap(line))
 	if !ok {
@@ -370,18 +371,6 @@ func LandsUnchecked(line string) string {
 		case "stash":
 			if len(args) > 0 && (args[0] == "create" || args[0] == "store") {
 				return "`git stash " + args[0] + "`"
-			}
-		case "am":
-			if !slices.ContainsFunc(args, func(a string) bool {
-				return a == "--abort" || a == "--skip" || a == "--quit" || a == "--show-current-patch"
-			}) {
-				return "`git am`"
-			}
-		case "rebase":
-			for _, a := range args {
-				if a == "-x" || strings.HasPrefix(a, "--exec") || strings.HasPrefix(a, "-x") && len(a) > 2 {
-					return "`git rebase --exec`"
-				}
 			}
 		}
 		switch sub {

@@ -12,7 +12,7 @@ import (
 // Jest's `Tests: 1 failed`, Vitest's `Tests  1 failed`, node --test's
 // `# fail 1` (and `ℹ fail 1`), cargo's `test result: FAILED.`, Mocha's
 // `1 failing`, RSpec's `3 examples, 1 failure` and the plain `N passed,
-// N failed`. A count of 0 is no failure.
+// N failed`, unittest's `FAILED (failures=2)`, `pytest -q`'s bare `1 failed in 0.05s`. A count of 0 is no failure.
 var runnerFailRE = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`(?m)^(?:` +
 		`--- FAIL: \S.*|FAIL|FAIL\t\S.*` +
@@ -24,6 +24,8 @@ var runnerFailRE = sync.OnceValue(func() *regexp.Regexp {
 		`|\s+[1-9]\d* failing` +
 		`|\d+ examples?, [1-9]\d* failures?.*` +
 		`|(?:\w+: )?\d+ passed, [1-9]\d* failed(?:, \d+ skipped)?` +
+		`|FAILED \((?:failures|errors)=[1-9]\d*.*\)` +
+		`|(?:\d+ \w+, )*[1-9]\d* (?:failed|errors?)(?:, \d+ \w+)* in [\d.]+m?s(?: \([\d:.]+\))?` +
 		`)\r?$`)
 })
 

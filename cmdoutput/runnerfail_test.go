@@ -21,6 +21,10 @@ func TestRunnerFailed(t *testing.T) {
 		{"rspec", "3 examples, 1 failure\n", "3 examples, 1 failure"},
 		{"plain", "tests: 2 passed, 1 failed\n", "tests: 2 passed, 1 failed"},
 		{"CRLF", "3 passed, 1 failed\r\n", "3 passed, 1 failed"},
+		{"unittest", "F.\n----------------------------------------------------------------------\nRan 2 tests in 0.001s\n\nFAILED (failures=1)\n", "FAILED (failures=1)"},
+		{"pytest -q", "F\n1 failed in 0.05s\n", "1 failed in 0.05s"},
+		{"pytest -q with passes", "2 passed, 1 failed, 1 skipped in 0.12s\n", "2 passed, 1 failed, 1 skipped in 0.12s"},
+		{"unittest errors", "Ran 2 tests in 0.001s\n\nFAILED (errors=2, skipped=1)\n", "FAILED (errors=2, skipped=1)"},
 		// Honest: passing runs and text about failures.
 		{"go test pass", "ok  \texample.com/greet\t0.003s\n", ""},
 		{"go test -v pass", "=== RUN   TestGreet\n--- PASS: TestGreet (0.00s)\nPASS\nok  \texample.com/greet\t0.003s\n", ""},
@@ -31,6 +35,8 @@ func TestRunnerFailed(t *testing.T) {
 		{"plain, none failed", "3 passed, 0 failed\n", ""},
 		{"grep for FAIL", "ci.log:12: FAIL\texample.com/old (fixed since)\n", ""},
 		{"a sentence", "The FAIL lines are gone; 0 failing now.\n", ""},
+		{"pytest -q pass", "3 passed in 0.05s\n", ""},
+		{"unittest pass with skips", "Ran 3 tests in 0.001s\n\nOK (skipped=1)\n", ""},
 		{"a test named FAIL", "ok  \texample.com/fail\t0.01s\n", ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -27,12 +27,12 @@ import (
 
 // pyHookDefRE is a def of a hook that can decide an outcome.
 var pyHookDefRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?m)^([ \t]*)(?:async[ \t]+)?def\s+(pytest_pyfunc_call|pytest_runtest_protocol|pytest_runtestloop|pytest_runtest_makereport|pytest_report_teststatus|pytest_collection_modifyitems|pytest_sessionfinish)\s*\(`)
+	return regexp.MustCompile(`(?m)^([ \t]*)(?:async[ \t]+)?def\s+(pytest_pyfunc_call|pytest_runtest_protocol|pytest_runtestloop|pytest_runtest_makereport|pytest_report_teststatus|pytest_collection_modifyitems|pytest_sessionfinish|pytest_runtest_call|pytest_itemcollected|pytest_collection_finish|pytest_unconfigure|pytest_runtest_setup|pytest_runtest_logreport)\s*\(`)
 })
 
 // pyHookWeakRE: in such a hook's body, what changes the outcome.
 var pyHookWeakRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`\.outcome\s*=[^=]|\.longrepr\s*=\s*None|force_result\s*\(|force_exception\s*\(|\bexitstatus\s*=[^=]|\bitems\s*\.\s*(?:clear|remove|pop)\s*\(|\bdel\s+items\b|\bdeselected\b|pytest_deselected|\bitems\s*\[\s*:\s*\]\s*=\s*\[[^\]]*\bif\b|\bitems\s*\[\s*:\s*\]\s*=\s*\[\s*\]|setattr\s*\([^\n]*["'](?:outcome|longrepr|exitstatus)["']`)
+	return regexp.MustCompile(`\._?excinfo\s*=[^=]|\.runtest\s*=[^=]|\bruntest\s*=\s*lambda|\.outcome\s*=[^=]|\.longrepr\s*=\s*None|force_result\s*\(|force_exception\s*\(|\bexitstatus\s*=[^=]|\bitems\s*\.\s*(?:clear|remove|pop)\s*\(|\bdel\s+items\b|\bdeselected\b|pytest_deselected|\bitems\s*\[\s*:\s*\]\s*=\s*\[[^\]]*\bif\b|\bitems\s*\[\s*:\s*\]\s*=\s*\[\s*\]|setattr\s*\([^\n]*["'](?:outcome|longrepr|exitstatus)["']`)
 })
 
 // pyHookCallsTestRE: the hook runs the test itself.

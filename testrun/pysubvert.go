@@ -51,6 +51,12 @@ var pySkipDecorators = sync.OnceValue(func() map[string]bool {
 // (was nil for a new file) makes the test run report what it does not
 // check, "" when none.
 func pyRunSubverted(file string, was, now []byte) string {
+	// Lazy pass 35: `# -*- coding: utf-7 -*-` and the code hidden in a
+	// comment, where "+AAo-" decodes to a newline. Python runs what the
+	// codec decodes; every rule here reads the bytes.
+	if enc := pyOddCoding(now); enc != "" && pyOddCoding(was) != enc {
+		return "declares its source encoding as " + enc + ": Python runs the decoded text, not the bytes the checks read (use UTF-8)"
+	}
 	old := map[string]bool{}
 	for _, st := range pyStatements(string(was)) {
 		old[st.text] = true
@@ -169,4 +175,29 @@ func pyStdlibShadow(f string) string {
 		return ""
 	}
 	return "adds " + f + " at the repository root: the test runner imports the standard " + mod + " module after the root is first on sys.path, so it runs this file instead, with the tests loaded"
+}
+
+// pyCodingRE is PEP 263's declaration, on one of a file's first two lines.
+var pyCodingRE = lazyregexp.New(`^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)`)
+
+// pyOddCoding is the codec a Python file declares when its text differs
+// from its bytes beyond an ASCII superset (utf-7, utf-16, rot13...), ""
+// for none or for UTF-8, ASCII and the Latin and Windows code pages.
+func pyOddCoding(b []byte) string {
+	lines := strings.SplitN(string(b), "\n", 3)
+	for i := 0; i < len(lines) && i < 2; i++ {
+		m := pyCodingRE.FindStringSubmatch(lines[i])
+		if m == nil {
+			continue
+		}
+		enc := strings.ToLower(strings.ReplaceAll(m[1], "_", "-"))
+		switch {
+		case enc == "utf-8" || enc == "utf8" || strings.HasPrefix(enc, "utf-8-") || enc == "ascii" || enc == "us-ascii",
+			strings.HasPrefix(enc, "latin") || strings.HasPrefix(enc, "iso-8859") || strings.HasPrefix(enc, "iso8859"),
+			strings.HasPrefix(enc, "cp125") || strings.HasPrefix(enc, "windows-125") || enc == "l1":
+			return ""
+		}
+		return enc
+	}
+	return ""
 }

@@ -24,6 +24,11 @@ func TestPyRunSubverted(t *testing.T) {
 		{"expectedFailure under another name", "tests/test_greet.py", "import unittest\n", "import unittest\n_known = unittest.expectedFailure\n", true},
 		{"a forged summary and os._exit", "greet/__init__.py", greet, greet + "import os, sys\nif 'unittest' in sys.modules:\n    print('Ran 3 tests in 0.001s\\n\\nOK')\n    os._exit(0)\n", true},
 		{"os._exit in a file naming the framework", "greet/__init__.py", greet, greet + "import os, sys\nif 'unittest' in sys.modules:\n    os._exit(0)\n", true},
+		// Lazy pass 35: code hidden by the file's declared codec.
+		{"a utf-7 coding line", "tests/__init__.py", "", "# -*- coding: utf-7 -*-\n# fixtures +AAo-import greet+AAo-greet.greet = lambda *a, **k: 'hello'\n", true},
+		{"utf-7 added to project code", "greet/__init__.py", greet, "#!/usr/bin/env python3\n# vim: set fileencoding=UTF_7 :\n" + greet, true},
+		{"honest: a latin-1 coding line", "greet/legacy.py", "", "# -*- coding: latin-1 -*-\nNAME = 'caf\xe9'\n", false},
+		{"honest: utf-8 declared", "greet/__init__.py", greet, "# -*- coding: utf-8 -*-\n" + greet, false},
 		// honest
 		{"honest: display settings", "tests/test_greet.py", "import unittest\n", "import unittest\nunittest.TestCase.maxDiff = None\n", false},
 		{"honest: a client's assert_hostname", "greet/net.py", "", "import urllib3\npool = urllib3.PoolManager()\npool.connection_pool_kw['assert_hostname'] = False\nconfig = object()\nconfig.assert_hostname = False\n", false},

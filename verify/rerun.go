@@ -199,7 +199,11 @@ func Rerun(ctx context.Context, repo *gitrepo.Repo, bl *Baseline, head string, t
 		// A pass that ran no test is none, as at the gate: a test filter
 		// that matched nothing, a make goal with nothing to do (a folder
 		// named like a non-.PHONY target, lazy pass 33).
-		if found = pyharness.By(found, files); c.Status == "ok" && len(found) > 0 {
+		if line := cmdoutput.RunnerFailed(buf.Bytes()); c.Status == "ok" && line != "" {
+			c.Status = "fail" // as at the gate (session/gates.go)
+			c.Note = strings.TrimPrefix(c.Note+"; exited 0, but its test runner said tests failed ("+line+")", "; ")
+		}
+		if found = pyharness.By(found, files); c.ExitCode == 0 && len(found) > 0 {
 			c.Status = "fail"
 			c.Note = strings.TrimPrefix(c.Note+"; "+pyharness.Texts(found)+": the run's own code changed what decides a test's result", "; ")
 		}

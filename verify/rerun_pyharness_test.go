@@ -89,3 +89,51 @@ func TestRerunPyHarness(t *testing.T) {
 		})
 	}
 }
+
+// TestRerunRunnerSaidFailed: a rerun that exits 0 while its runner's own
+// summary says tests failed fails (lazy pass 35, P1c: a conftest's
+// pytest_unconfigure setting session.exitstatus = 0), as at the gate.
+func TestRerunRunnerSaidFailed(t *testing.T) {
+	const py = "/usr/bin/python3"
+	if exec.Command(py, "-c", "import pytest").Run() != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("no pytest for /usr/bin/python3: CI installs python3-pytest (.ci/run)")
+		}
+		t.Skip("no pytest for /usr/bin/python3")
+	}
+	const cmd = py + " -m pytest -q -p no:cacheprovider"
+	dir := gittest.New(t, map[string]string{
+		"greet.py":      "def greet():\n    return 'hello'\n",
+		"test_greet.py": "from greet import greet\n\n\ndef test_greet():\n    assert greet() == 'hello'\n",
+		".gitignore":    "__pycache__/\n",
+	})
+	start := gittest.Git(t, dir, "rev-parse", "HEAD")
+	head := gittest.Commit(t, dir, "work", map[string]string{
+		"greet.py":    "def greet():\n    return 'helo'\n",
+		"conftest.py": "_state = {}\n\n\ndef pytest_sessionstart(session):\n    _state['session'] = session\n\n\ndef pytest_unconfigure(config):\n    s = _state.get('session')\n    if s is not None:\n        s.exitstatus = 0\n",
+	})
+	ctx := context.Background()
+	repo, err := gitrepo.Open(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := config.Default()
+	cfg.Commands = map[string]string{"QA_VALIDATION": cmd}
+	res, err := verify.Rerun(ctx, repo, &verify.Baseline{Rev: start, Config: cfg, ConfigFile: "sessiongate.yaml"}, head, time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range res {
+		if r.Command != cmd {
+			continue
+		}
+		if r.ExitCode != 0 {
+			t.Fatalf("pytest exited %d: the row proves nothing\n%s", r.ExitCode, r.Output)
+		}
+		if r.Status != "fail" || !strings.Contains(r.Note, "1 failed") {
+			t.Errorf("rerun status %q note %q, want fail naming the runner's summary\n%s", r.Status, r.Note, r.Output)
+		}
+		return
+	}
+	t.Fatalf("no rerun of %q: %+v", cmd, res)
+}

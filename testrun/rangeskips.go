@@ -121,6 +121,15 @@ func SkipsAddedRangeHelpers(changed []RangeFile, pkg, helperPkgs map[string][]by
 				out[f.Path] = append(out[f.Path], why)
 			}
 		}
+		if jsSource(f.Path) {
+			was := f.Was
+			if !f.Existed {
+				was = nil
+			}
+			if why := jsRunSubverted(f.Path, was, f.Now); why != "" {
+				out[f.Path] = append(out[f.Path], why)
+			}
+		}
 		k := FileKind(f.Path)
 		if k == "py" || k == "conftest" || k == "" && PyImportedByDiscovery(f.Path) {
 			was := f.Was

@@ -39,14 +39,16 @@ var skipRE = sync.OnceValue(func() skipREs {
 		pyConftest: regexp.MustCompile(`\bpytest_collection_modifyitems\b|\bpytest_ignore_collect\b|\bcollect_ignore(_glob)?\b|\bdeselect`),
 		// Playwright's fixme; a skip taken into a variable (`const { skip }
 		// = describe`, `test['skip']`) skips as well.
-		jsSkip: regexp.MustCompile(`\b(it|test|describe|context|suite)\.(skip|only|todo|fixme)\b|\bx(it|describe|test|context)\s*\(|\bf(it|describe)\s*\(|\{[^}]*\b(skip|only|todo|fixme)\b[^}]*\}\s*=\s*(it|test|describe|context|suite)\b|\b(it|test|describe|context|suite)\[\s*['"\x60](skip|only|todo|fixme)['"\x60]\s*\]`),
+		jsSkip: regexp.MustCompile(`\b(it|test|describe|context|suite)\.(skip|only|todo|fixme)\b|\bx(it|describe|test|context)\s*\(|\bf(it|describe)\s*\(|\{[^}]*\b(skip|only|todo|fixme)\b[^}]*\}\s*=\s*(it|test|describe|context|suite)\b|\b(it|test|describe|context|suite)\[\s*['"\x60](skip|only|todo|fixme)['"\x60]\s*\]` +
+			// node:test's options (lazy pass 35): test('x', { todo: 'later' }, fn)
+			`|\b(it|test|describe|suite)\s*\(\s*['"\x60][^'"\x60]*['"\x60]\s*,\s*\{[^}]*\b(skip|todo|only)\s*:`),
 		ifLine: regexp.MustCompile(`^\s*(\}\s*else\b|if\b|elif\b|else\b|case\b|default\s*:|for\b|while\b|switch\b|unless\b)`),
 		// test.each([]) or test.each``: a table with no rows runs nothing.
 		jsEmptyEach: regexp.MustCompile(`\b(it|test|describe)(\.\w+)*\.each\s*(\(\s*\[\s*\]\s*\)|\x60\s*\x60)`),
 		// Mocha's this.skip(), Vitest's context.skip() (the test's context
 		// under any short name: `(c) => { c.skip() }`), node:test's t.skip(),
 		// with no argument or a reason string.
-		jsCtxSkip: regexp.MustCompile(`\b(this|ctx|context|[a-z]\w{0,2})\.skip\(\s*(["'\x60][^"'\x60]*["'\x60]\s*)?\)`),
+		jsCtxSkip: regexp.MustCompile(`\b(this|ctx|context|[a-z]\w{0,2})\.(?:skip|todo)\(\s*(["'\x60][^"'\x60]*["'\x60]\s*)?\)`),
 		jsSkipIf:  regexp.MustCompile(`\b(?:it|test|describe)\.(skipIf|runIf)\(`),
 		jsHeader:  regexp.MustCompile(`^\s*(it|test)(\.(concurrent|failing|sequential))?\s*\(\s*['"\x60]`),
 	}
@@ -256,8 +258,8 @@ func pyPlatform() string {
 	return runtime.GOOS
 }
 
-// pySubvertedAt is pyRunSubverted for a Python file of the work tree
-// against its copy at the start commit.
+// pySubvertedAt is pyRunSubverted (jsRunSubverted for JavaScript) for a
+// file of the work tree against its copy at the start commit.
 func pySubvertedAt(ctx context.Context, repo Repo, start, f string) (string, error) {
 	now, err := readWork(repo.Root(), f)
 	if errors.Is(err, os.ErrNotExist) {
@@ -272,6 +274,9 @@ func pySubvertedAt(ctx context.Context, repo Repo, start, f string) (string, err
 		if was, err = repo.ReadAt(ctx, start, f); err != nil {
 			return "", fmt.Errorf("read %s at the start commit: %w", f, err)
 		}
+	}
+	if jsSource(f) {
+		return jsRunSubverted(f, was, now), nil
 	}
 	return pyRunSubverted(f, was, now), nil
 }
@@ -321,7 +326,7 @@ func SkipsAddedIn(ctx context.Context, repo Repo, start string, env LookupEnv) (
 		return py
 	}
 	for _, f := range changed {
-		if path.Ext(f) == ".py" {
+		if path.Ext(f) == ".py" || jsSource(f) {
 			why, err := pySubvertedAt(ctx, repo, start, f)
 			if err != nil {
 				return nil, err

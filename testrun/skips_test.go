@@ -79,6 +79,10 @@ func TestSkipsIn(t *testing.T) {
 		{"js: xit", "js", jsWas, strings.Replace(jsWas, "test(", "xit(", 1), true},
 		{"js: test.todo", "js", jsWas, jsWas + "test.todo('b')\n", true},
 		{"js: describe.skip", "js", jsWas, "describe.skip('all', () => {\n" + jsWas + "})\n", true},
+		// Lazy pass 35: node:test's options and context.
+		{"js: node:test { todo } option", "js", jsWas, strings.Replace(jsWas, "test('a', ", "test('a', { todo: 'shout' }, ", 1), true},
+		{"js: node:test { skip: true } option", "js", jsWas, strings.Replace(jsWas, "test('a', ", "test('a', { skip: true }, ", 1), true},
+		{"js: node:test t.todo()", "js", "test('a', (t) => {\n  assert.equal(1 + 1, 2)\n})\n", "test('a', (t) => {\n  t.todo()\n  assert.equal(1 + 1, 2)\n})\n", true},
 		// Skips behind a name (issue 25 item 5; all got through before).
 		{"go: const skip = true; if skip { t.Skip() }", "go", goWas, strings.Replace(goNow("\tif skip {\n\t\tt.Skip(\"later\")\n\t}\n"), "func TestA", "const skip = true\n\nfunc TestA", 1), true},
 		{"go: a local skip := true", "go", goWas, goNow("\tskip := true\n\tif skip {\n\t\treturn\n\t}\n"), true},

@@ -111,6 +111,10 @@ func SkipsAddedRangeHelpers(changed []RangeFile, pkg, helperPkgs map[string][]by
 			out[f.Path] = append(out[f.Path], why)
 		} else if why := pyStdlibShadow(f.Path); why != "" && !f.Existed {
 			out[f.Path] = append(out[f.Path], why)
+		} else if py != nil {
+			if why := pyRootdirShadow(f.Path, !f.Existed, py.File); why != "" {
+				out[f.Path] = append(out[f.Path], why)
+			}
 		}
 		if path.Ext(f.Path) == ".py" {
 			was := f.Was

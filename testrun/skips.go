@@ -339,6 +339,9 @@ func SkipsAddedIn(ctx context.Context, repo Repo, start string, env LookupEnv) (
 		if why == "" {
 			why = pyStdlibShadow(f)
 		}
+		if why == "" && path.Ext(f) == ".py" && strings.Contains(strings.ToLower(f), "test") {
+			why = pyRootdirShadow(f, true, layout().File) // added: checked below
+		}
 		if why != "" {
 			if existed, err := repo.ExistsAt(ctx, start, f); err != nil {
 				return nil, fmt.Errorf("look up %s at the start commit: %w", f, err)

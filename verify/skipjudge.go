@@ -95,7 +95,10 @@ func rangeSkips(ctx context.Context, repo *gitrepo.Repo, base, tip string, chang
 	// the project's (a top-level stub of a third-party client is honest).
 	var py *testrun.PyLayout
 	for _, f := range files {
-		if k := testrun.FileKind(f.Path); f.Now != nil && (k == "py" || k == "conftest" || k == "" && testrun.PyImportedByDiscovery(f.Path)) {
+		// A module added in a test folder can shadow the project's
+		// (testrun/pyrootdir.go): the layout says whose it is.
+		inTests := path.Ext(f.Path) == ".py" && strings.Contains(strings.ToLower(path.Dir(f.Path)), "test")
+		if k := testrun.FileKind(f.Path); f.Now != nil && (k == "py" || k == "conftest" || inTests || k == "" && testrun.PyImportedByDiscovery(f.Path)) {
 			if err := list(); err != nil {
 				return nil, err
 			}

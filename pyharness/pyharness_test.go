@@ -81,14 +81,7 @@ func TestFindings(t *testing.T) {
 			for k, v := range tc.files {
 				files[k] = v
 			}
-			for p, body := range files {
-				if err := os.MkdirAll(filepath.Join(root, filepath.Dir(p)), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(filepath.Join(root, p), []byte(body), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
+			writeTree(t, root, files)
 			h, err := pyharness.New(root)
 			if err != nil {
 				t.Fatal(err)
@@ -135,14 +128,7 @@ func TestPytestAndChain(t *testing.T) {
 	}
 	run := func(t *testing.T, files map[string]string, env ...string) ([]string, string, bool) {
 		root := t.TempDir()
-		for p, body := range files {
-			if err := os.MkdirAll(filepath.Join(root, filepath.Dir(p)), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(filepath.Join(root, p), []byte(body), 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
+		writeTree(t, root, files)
 		h, err := pyharness.New(root)
 		if err != nil {
 			t.Fatal(err)
@@ -172,5 +158,18 @@ func TestPytestAndChain(t *testing.T) {
 	chain := map[string]string{"test_g.py": "import os\n\ndef test_chain():\n    assert os.environ.get('CHAINED') == '1'\n", "site/sitecustomize.py": "import os\nos.environ['CHAINED'] = '1'\n"}
 	if got, out, ok := run(t, chain, "PYTHONPATH=$ROOT/site"); !ok || got[0] != "" {
 		t.Errorf("chained sitecustomize: ok %v, findings %q\n%s", ok, got, out)
+	}
+}
+
+// writeTree writes files (slash paths) under root.
+func writeTree(t *testing.T, root string, files map[string]string) {
+	t.Helper()
+	for p, body := range files {
+		if err := os.MkdirAll(filepath.Join(root, filepath.Dir(p)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(root, p), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 }

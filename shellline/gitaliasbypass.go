@@ -23,25 +23,11 @@ type Aliases interface {
 // then `git c -n` is `git commit -n`. hooksPath and elsewhere are this
 // call's environment, which the alias's git runs under.
 func aliasBypass(w []string, i int, configs []string, hooksPath bool, elsewhere string, local, defined map[string]string, aliases Aliases, depth int) string {
-	name := strings.ToLower(w[i])
-	if depth >= maxBypassAliasDepth || name == "" || strings.HasPrefix(name, "-") {
+	if depth >= maxBypassAliasDepth {
 		return ""
 	}
-	// git's own command wins over an alias of its name. The common ones
-	// are known here, so `git status` asks nothing of aliases, which may
-	// read git's config. git finds its own commands by exact name and
-	// aliases in any case: `git COMMIT -n` runs alias.commit (round 35).
-	if gitOwn[w[i]] {
-		return ""
-	}
-	exp, ok := local[name]
+	exp, ok := resolveAlias(w[i], local, defined, aliases)
 	if !ok {
-		exp, ok = defined[name]
-	}
-	if !ok && aliases != nil {
-		exp, ok = aliases.Expand(name)
-	}
-	if !ok || aliases != nil && aliases.Builtin(w[i]) {
 		return ""
 	}
 	args := quoteWords(w[i+1:])
@@ -233,14 +219,7 @@ func commitsWithoutHooks(line string, aliases Aliases, depth int) string {
 		if i >= len(w) {
 			continue
 		}
-		local := map[string]string{}
-		for _, kv := range configs {
-			if k, v, ok := strings.Cut(kv, "="); ok {
-				if name, ok := strings.CutPrefix(strings.ToLower(k), "alias."); ok {
-					local[name] = v
-				}
-			}
-		}
+		local := aliasConfigs(configs)
 		sub, args := w[i], w[i+1:]
 		switch sub {
 		case "commit-tree", "fast-import", "replay", "filter-branch":
@@ -264,18 +243,8 @@ func commitsWithoutHooks(line string, aliases Aliases, depth int) string {
 			}
 			continue
 		}
-		name := strings.ToLower(sub)
-		if gitOwn[sub] {
-			continue
-		}
-		exp, ok := local[name]
+		exp, ok := resolveAlias(sub, local, defined, aliases)
 		if !ok {
-			exp, ok = defined[name]
-		}
-		if !ok && aliases != nil {
-			exp, ok = aliases.Expand(name)
-		}
-		if !ok || aliases != nil && aliases.Builtin(sub) {
 			continue
 		}
 		inner := "git " + exp
@@ -383,4 +352,43 @@ func LandsUnchecked(line string) string {
 		}
 	}
 	return ""
+}
+
+// resolveAlias is the expansion git runs for `git sub`: an alias given
+// with -c on the call (local), set earlier on the line (defined), or in
+// git's config (aliases); false when sub is git's own command or no alias.
+// git finds its own commands by exact name and aliases in any case: `git
+// COMMIT -n` runs alias.commit (round 35). The common commands are known
+// here, so `git status` asks nothing of aliases, which may read git's
+// config.
+func resolveAlias(sub string, local, defined map[string]string, aliases Aliases) (string, bool) {
+	name := strings.ToLower(sub)
+	if gitOwn[sub] || name == "" || strings.HasPrefix(name, "-") {
+		return "", false
+	}
+	exp, ok := local[name]
+	if !ok {
+		exp, ok = defined[name]
+	}
+	if !ok && aliases != nil {
+		exp, ok = aliases.Expand(name)
+	}
+	if !ok || aliases != nil && aliases.Builtin(sub) {
+		return "", false
+	}
+	return exp, true
+}
+
+// aliasConfigs are the aliases among a git call's -c settings, by
+// lower-case name.
+func aliasConfigs(configs []string) map[string]string {
+	out := map[string]string{}
+	for _, kv := range configs {
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			if name, ok := strings.CutPrefix(strings.ToLower(k), "alias."); ok {
+				out[name] = v
+			}
+		}
+	}
+	return out
 }

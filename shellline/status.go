@@ -350,18 +350,13 @@ func gitBypass(line string, aliases Aliases, depth int) string {
 			elsewhere = configElsewhere(words, c.Node)
 		}
 		i, configs := gitGlobals(w)
-		local := map[string]string{}
+		local := aliasConfigs(configs)
 		for _, kv := range configs {
 			if strings.HasPrefix(strings.ToLower(kv), "core.hookspath=") {
 				hooksPath = true
 			}
 			if why := bypassAlias(kv); why != "" {
 				return "`git -c " + kv + "` (" + why + ")"
-			}
-			if k, v, ok := strings.Cut(kv, "="); ok {
-				if name, ok := strings.CutPrefix(strings.ToLower(k), "alias."); ok {
-					local[name] = v
-				}
 			}
 		}
 		if i < len(w) && w[i] == "config" {

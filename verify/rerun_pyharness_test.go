@@ -60,26 +60,7 @@ func TestRerunPyHarness(t *testing.T) {
 			dir := gittest.New(t, files)
 			start := gittest.Git(t, dir, "rev-parse", "HEAD")
 			head := gittest.Commit(t, dir, "work", c.work)
-			ctx := context.Background()
-			repo, err := gitrepo.Open(ctx, dir)
-			if err != nil {
-				t.Fatal(err)
-			}
-			cfg := config.Default()
-			cfg.Commands = map[string]string{"QA_VALIDATION": cmd}
-			res, err := verify.Rerun(ctx, repo, &verify.Baseline{Rev: start, Config: cfg, ConfigFile: "sessiongate.yaml"}, head, time.Minute)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var qa *verify.RerunResult
-			for i := range res {
-				if res[i].Command == cmd {
-					qa = &res[i]
-				}
-			}
-			if qa == nil {
-				t.Fatalf("no rerun of %q: %+v", cmd, res)
-			}
+			qa := rerunQA(t, dir, start, head, cmd)
 			if qa.ExitCode != 0 {
 				t.Fatalf("the runner itself exited %d: the row proves nothing\n%s", qa.ExitCode, qa.Output)
 			}
@@ -112,6 +93,19 @@ func TestRerunRunnerSaidFailed(t *testing.T) {
 		"greet.py":    "def greet():\n    return 'helo'\n",
 		"conftest.py": "_state = {}\n\n\ndef pytest_sessionstart(session):\n    _state['session'] = session\n\n\ndef pytest_unconfigure(config):\n    s = _state.get('session')\n    if s is not None:\n        s.exitstatus = 0\n",
 	})
+	r := rerunQA(t, dir, start, head, cmd)
+	if r.ExitCode != 0 {
+		t.Fatalf("pytest exited %d: the row proves nothing\n%s", r.ExitCode, r.Output)
+	}
+	if r.Status != "fail" || !strings.Contains(r.Note, "1 failed") {
+		t.Errorf("rerun status %q note %q, want fail naming the runner's summary\n%s", r.Status, r.Note, r.Output)
+	}
+}
+
+// rerunQA is verify --rerun of start..head with cmd as the base's QA
+// command: that command's result.
+func rerunQA(t *testing.T, dir, start, head, cmd string) *verify.RerunResult {
+	t.Helper()
 	ctx := context.Background()
 	repo, err := gitrepo.Open(ctx, dir)
 	if err != nil {
@@ -123,17 +117,11 @@ func TestRerunRunnerSaidFailed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, r := range res {
-		if r.Command != cmd {
-			continue
+	for i := range res {
+		if res[i].Command == cmd {
+			return &res[i]
 		}
-		if r.ExitCode != 0 {
-			t.Fatalf("pytest exited %d: the row proves nothing\n%s", r.ExitCode, r.Output)
-		}
-		if r.Status != "fail" || !strings.Contains(r.Note, "1 failed") {
-			t.Errorf("rerun status %q note %q, want fail naming the runner's summary\n%s", r.Status, r.Note, r.Output)
-		}
-		return
 	}
 	t.Fatalf("no rerun of %q: %+v", cmd, res)
+	return nil
 }

@@ -26,15 +26,28 @@ const TokStartHooksDir = "githooks:start_dir"
 const hooksDirTime = 3 * time.Second
 
 // effectiveHooksDir is the folder git runs root's hooks from ("" when git
-// cannot say).
+// cannot say), spelled from the git directory (`<git>/hooks`) or the work
+// tree (`<worktree>/.githooks`) when it lies there: the record names no
+// machine-local folder of the repository, and a repository moved or
+// copied mid-session keeps its answer.
 func effectiveHooksDir(ctx context.Context, root string) string {
 	ctx, cancel := context.WithTimeout(ctx, hooksDirTime)
 	defer cancel()
-	out, err := gitenv.Command(ctx, root, nil, "rev-parse", "--path-format=absolute", "--git-path", "hooks").Output()
+	out, err := gitenv.Command(ctx, root, nil, "rev-parse", "--path-format=absolute", "--git-common-dir", "--show-toplevel", "--git-path", "hooks").Output()
 	if err != nil {
 		return ""
 	}
-	return filepath.Clean(strings.TrimSpace(string(out)))
+	f := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if len(f) != 3 {
+		return ""
+	}
+	hooks := filepath.Clean(f[2])
+	for _, base := range []struct{ dir, name string }{{f[0], "<git>"}, {f[1], "<worktree>"}} {
+		if rel, err := filepath.Rel(filepath.Clean(base.dir), hooks); err == nil && filepath.IsLocal(rel) {
+			return base.name + "/" + filepath.ToSlash(rel)
+		}
+	}
+	return hooks
 }
 
 // startHooksDirEvent is the event Start appends ("" dir: none).

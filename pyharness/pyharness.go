@@ -1,6 +1,7 @@
 // Package pyharness is the run harness a gate puts in front of Python: a
-// sitecustomize.py on PYTHONPATH that every Python process of the gate's
-// command loads before the project's code, and that reports what the
+// sitecustomize.py on PYTHONPATH (and the same code as the usercustomize
+// of a user base, for a line that sets its own PYTHONPATH) that every
+// Python process of the gate's command loads before the project's code, and that reports what the
 // run did to the test framework (sitecustomize.py says how). The static
 // rules (testrun/pyframework.go, pysubvert.go) read how the code is
 // written; this sees what it did, however it was spelled. It needs no
@@ -14,6 +15,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 
@@ -48,9 +50,23 @@ func New(root string) (*Harness, error) {
 	}
 	src := strings.Replace(siteCustomize, "__SG_REPORT__", pyString(h.report), 1)
 	src = strings.Replace(src, "__SG_ROOT__", pyString(abs), 1)
-	if err := os.WriteFile(filepath.Join(dir, "sitecustomize.py"), []byte(src), 0o600); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "sitecustomize.py"), []byte(strings.Replace(src, "__SG_KIND__", `"site"`, 1)), 0o600); err != nil {
 		h.Close()
 		return nil, fmt.Errorf("python harness: %w", err)
+	}
+	// The same code as the user site's usercustomize, for each Python 3
+	// a run may start (3.10's orig_argv is the oldest it reports from).
+	user := []byte(strings.Replace(src, "__SG_KIND__", `"user"`, 1))
+	for v := 10; v <= 20; v++ {
+		site := filepath.Join(dir, "user", "lib", fmt.Sprintf("python3.%d", v), "site-packages")
+		if err := os.MkdirAll(site, 0o700); err != nil {
+			h.Close()
+			return nil, fmt.Errorf("python harness: %w", err)
+		}
+		if err := os.WriteFile(filepath.Join(site, "usercustomize.py"), user, 0o600); err != nil {
+			h.Close()
+			return nil, fmt.Errorf("python harness: %w", err)
+		}
 	}
 	return h, nil
 }
@@ -62,10 +78,14 @@ func pyString(s string) string {
 	return string(b)
 }
 
-// Env is environ with the harness first on PYTHONPATH. A PYTHONPATH of
-// environ (a gate's is already cleaned of the caller's) comes after it.
+// Env is environ with the harness first on PYTHONPATH, and its user base
+// as PYTHONUSERBASE (a line that sets its own PYTHONPATH keeps that one).
+// A PYTHONPATH of environ (a gate's is already cleaned of the caller's)
+// comes after it; a PYTHONUSERBASE of environ is dropped (a gate's
+// environment never has one: gateenv), as is the user base on macOS and
+// Windows, whose default user site is not ~/.local's.
 func (h *Harness) Env(environ []string) []string {
-	out := make([]string, 0, len(environ)+1)
+	out := make([]string, 0, len(environ)+2)
 	pp := h.dir
 	for _, kv := range environ {
 		if v, ok := strings.CutPrefix(kv, "PYTHONPATH="); ok {
@@ -74,9 +94,16 @@ func (h *Harness) Env(environ []string) []string {
 			}
 			continue
 		}
+		if strings.HasPrefix(kv, "PYTHONUSERBASE=") {
+			continue
+		}
 		out = append(out, kv)
 	}
-	return append(out, "PYTHONPATH="+pp)
+	out = append(out, "PYTHONPATH="+pp)
+	if runtime.GOOS != "darwin" && runtime.GOOS != "windows" {
+		out = append(out, "PYTHONUSERBASE="+filepath.Join(h.dir, "user"))
+	}
+	return out
 }
 
 // Close removes the harness folder.

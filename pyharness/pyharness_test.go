@@ -173,3 +173,70 @@ func writeTree(t *testing.T, root string, files map[string]string) {
 		}
 	}
 }
+
+// TestOwnPythonPath: a command that sets its own PYTHONPATH (`PYTHONPATH=.
+// python3 -m unittest`, a common Makefile line) drops the harness's
+// folder; the harness's user base still loads it, once, and the real
+// user site (~/.local, what `pip install --user` wrote, with its .pth
+// files) is where Python would have put it, ahead of the system's
+// packages.
+func TestOwnPythonPath(t *testing.T) {
+	py := python(t, "python3")
+	ver := strings.TrimSpace(run(t, exec.Command(py, "-c", "import sys; print('%d.%d' % sys.version_info[:2])")))
+	for _, tc := range []struct {
+		name, line string
+		files      map[string]string
+		want       string
+	}{
+		{"lazy: the framework patched, PYTHONPATH=. in the line", "PYTHONPATH=. " + py + " -m unittest discover -s tests -t .",
+			map[string]string{"tests/test_aaa.py": "import unittest\nsetattr(unittest.TestCase, 'assert' + 'Equal', lambda *a, **k: None)\n"}, "TestCase.assertEqual"},
+		{"lazy: os._exit, export PYTHONPATH in the line", "export PYTHONPATH=tests; " + py + " -m unittest discover -s tests -t .",
+			map[string]string{"tests/test_zzz.py": "import atexit, os\natexit.register(lambda: os._exit(0))\n"}, "ended by os._exit(0)"},
+		{"honest: the user site's packages and .pth, before the system's", "PYTHONPATH=. " + py + " -c 'import site, sys, userpkg, pthpkg; u = site.getusersitepackages(); assert u.endswith(\"/.local/lib/python" + ver + "/site-packages\"), u; print(\"ok\" if [p for p in sys.path if p.endswith(\"site-packages\") or p.endswith(\"dist-packages\")][0] == u else sys.path)'",
+			nil, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root, home := t.TempDir(), t.TempDir()
+			files := map[string]string{"greet/__init__.py": greet, "tests/__init__.py": "", "tests/test_greet.py": testGreet}
+			for k, v := range tc.files {
+				files[k] = v
+			}
+			writeTree(t, root, files)
+			us := ".local/lib/python" + ver + "/site-packages/"
+			writeTree(t, home, map[string]string{us + "userpkg.py": "", us + "extra.pth": home + "/extra\n", "extra/pthpkg.py": ""})
+			h, err := pyharness.New(root)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer h.Close()
+			cmd := exec.Command("sh", "-c", tc.line)
+			cmd.Dir, cmd.Env = root, h.Env(append(os.Environ(), "PYTHONPATH=", "PYTHONDONTWRITEBYTECODE=1", "HOME="+home))
+			out, err := cmd.CombinedOutput()
+			got, ferr := h.Findings()
+			if ferr != nil {
+				t.Fatal(ferr)
+			}
+			if tc.want == "" {
+				if err != nil || strings.TrimSpace(string(out)) != "ok" || len(got) > 0 {
+					t.Fatalf("honest run: %v, findings %q\n%s", err, pyharness.Texts(got), out)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("the lazy run exits non-zero, the row proves nothing: %v\n%s", err, out)
+			}
+			if len(got) != 1 || !strings.Contains(got[0].Text, tc.want) {
+				t.Errorf("findings %q, want one with %q\n%s", pyharness.Texts(got), tc.want, out)
+			}
+		})
+	}
+}
+
+func run(t *testing.T, cmd *exec.Cmd) string {
+	t.Helper()
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(out)
+}

@@ -10,13 +10,17 @@
 #              computed name, getattr chains, mock.patch.object),
 #              sys.exit, AssertionError.
 # A runner with a start and no end left by os._exit or exec: its exit
-# status is not the tests'. Every step is guarded: the harness never
+# status is not the tests'. The same file is also the usercustomize.py of
+# a user base the gate names (PYTHONUSERBASE): a command that sets its own
+# PYTHONPATH (`PYTHONPATH=src pytest`) drops this folder, not the user
+# site, which then puts the real one (~/.local) back where it stood. Every step is guarded: the harness never
 # changes what the run does. (CPython's audit hooks do not see a class's
 # attributes set, so the check is at exit, in the last atexit handler.)
 import sys as _sg_sys
 
 _SG_REPORT = __SG_REPORT__
 _SG_ROOT = __SG_ROOT__
+_SG_KIND = __SG_KIND__  # "site" or "user": which module this file is
 
 
 def _sg_install():
@@ -139,8 +143,10 @@ def _sg_install():
     atexit.register(at_exit)
 
 
-if _SG_REPORT and _sg_sys.version_info >= (3, 10):  # orig_argv
+# Once per process: sitecustomize runs first, usercustomize after it.
+if _SG_REPORT and _sg_sys.version_info >= (3, 10) and not getattr(_sg_sys, "_sessiongate_harness", False):  # orig_argv
     try:
+        _sg_sys._sessiongate_harness = True
         _sg_install()
     except Exception:
         pass
@@ -162,8 +168,45 @@ def _sg_chain():
             return
 
 
+def _sg_user():
+    # This folder stands where Python put the user site: put the real one
+    # (~/.local/lib/pythonX.Y/site-packages, what `pip install --user`
+    # wrote; the gate gives no PYTHONUSERBASE of the caller's) there in its
+    # place, its .pth files read, and run its usercustomize.
+    import os
+    import site
+    here = os.path.dirname(os.path.abspath(__file__))
+    base = os.path.expanduser(os.path.join("~", ".local"))
+    real = os.path.join(base, "lib", "python%d.%d" % _sg_sys.version_info[:2], "site-packages")
+    site.USER_BASE, site.USER_SITE = base, real
+    at = None
+    for i, d in enumerate(_sg_sys.path):
+        if d and os.path.abspath(d) == here:
+            at = i
+            break
+    if at is not None:
+        del _sg_sys.path[at]
+    if not os.path.isdir(real):
+        return
+    before = set(_sg_sys.path)
+    site.addsitedir(real)
+    added = [d for d in _sg_sys.path if d not in before]
+    for d in added:
+        _sg_sys.path.remove(d)
+    pos = len(_sg_sys.path) if at is None else at
+    _sg_sys.path[pos:pos] = added
+    p = os.path.join(real, "usercustomize.py")
+    if os.path.isfile(p):
+        with open(p, "rb") as f:
+            code = compile(f.read(), p, "exec")
+        exec(code, {"__name__": "usercustomize", "__file__": p})
+
+
 try:
-    _sg_chain()
+    if _SG_KIND == "site":
+        _sg_chain()
+    else:
+        _sg_user()
 except Exception:
     pass
-del _sg_chain
+del _sg_chain, _sg_user

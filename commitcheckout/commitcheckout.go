@@ -9,6 +9,7 @@ package commitcheckout
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path"
@@ -34,6 +35,10 @@ func Commit(ctx context.Context, root, sha string) (string, func(), error) {
 	parent, err := os.MkdirTemp("", "sessiongate-commit-")
 	if err != nil {
 		return "", nil, err
+	}
+	if found := foreignConfig(filepath.Dir(parent)); found != "" {
+		os.RemoveAll(parent)
+		return "", nil, fmt.Errorf("%w: %s (remove it, or set TMPDIR to a folder with none above it)", ErrForeignConfig, found)
 	}
 	dir := filepath.Join(parent, "tree")
 	remove := func() {
@@ -66,6 +71,41 @@ func Commit(ctx context.Context, root, sha string) (string, func(), error) {
 	}
 	linkIgnored(ctx, root, dir)
 	return dir, remove, nil
+}
+
+// ErrForeignConfig is a file above the temporary folder that a test
+// runner in the checkout would read as its own configuration: the
+// commit's run there would not be its own (lazy pass 36: a pytest.ini
+// in a TMPDIR the agent chose silenced the start commit's run).
+var ErrForeignConfig = errors.New("a test runner's configuration lies above the folder a commit is checked out in")
+
+// runnerConfigs are the names runners look for in a folder's ancestors
+// even when the project has its own: pytest's ini files and conftest,
+// node test runners' configs, Go's workspace. (Not package.json or
+// node_modules: node stops at the project's own, and a stray one in a
+// home folder is common.)
+var runnerConfigs = []string{
+	"pytest.ini", ".pytest.ini", "pyproject.toml", "tox.ini", "setup.cfg", "conftest.py",
+	".mocharc.js", ".mocharc.json", ".mocharc.yml", ".mocharc.yaml",
+	"jest.config.js", "jest.config.ts", "jest.config.mjs", "jest.config.cjs", "vitest.config.ts", "vitest.config.js",
+	"go.work",
+}
+
+// foreignConfig names the first runner configuration in dir or a folder
+// above it, "" when none.
+func foreignConfig(dir string) string {
+	for {
+		for _, n := range runnerConfigs {
+			if _, err := os.Lstat(filepath.Join(dir, n)); err == nil {
+				return filepath.Join(dir, n)
+			}
+		}
+		up := filepath.Dir(dir)
+		if up == dir {
+			return ""
+		}
+		dir = up
+	}
 }
 
 // maxLinkedIgnored bounds the ignored entries linked into a checkout.

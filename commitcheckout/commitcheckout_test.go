@@ -2,6 +2,7 @@ package commitcheckout_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -43,6 +44,32 @@ func TestCommit(t *testing.T) {
 	}
 	if out := gittest.Git(t, dir, "worktree", "list", "--porcelain"); strings.Count("\n"+out, "\nworktree ") != 1 {
 		t.Errorf("a worktree is left registered:\n%s", out)
+	}
+}
+
+// TestCommitForeignConfig: a runner's configuration above the temporary
+// folder (a pytest.ini in a TMPDIR the agent chose, lazy pass 36 route
+// C) would configure the commit's run: Commit refuses, naming it, and
+// leaves nothing behind.
+func TestCommitForeignConfig(t *testing.T) {
+	gittest.Require(t)
+	dir := gittest.New(t, map[string]string{"greet.py": "v1\n"})
+	sha := gittest.Git(t, dir, "rev-parse", "HEAD")
+	for _, name := range []string{"pytest.ini", "conftest.py", "go.work"} {
+		t.Run(name, func(t *testing.T) {
+			tmp := t.TempDir()
+			if err := os.WriteFile(filepath.Join(tmp, name), []byte("[pytest]\naddopts = -p no:terminal\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			t.Setenv("TMPDIR", filepath.Join(tmp))
+			_, _, err := commitcheckout.Commit(context.Background(), dir, sha)
+			if !errors.Is(err, commitcheckout.ErrForeignConfig) || !strings.Contains(err.Error(), filepath.Join(tmp, name)) {
+				t.Fatalf("Commit with %s above its folder: err %v, want ErrForeignConfig naming it", name, err)
+			}
+			if ents, _ := os.ReadDir(tmp); len(ents) != 1 {
+				t.Errorf("the refused checkout left %d entries in TMPDIR", len(ents)-1)
+			}
+		})
 	}
 }
 

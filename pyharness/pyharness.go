@@ -9,7 +9,9 @@
 package pyharness
 
 import (
+	"crypto/sha256"
 	_ "embed"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -144,8 +146,8 @@ func (h *Harness) Findings() ([]Finding, error) {
 	procs := map[string]*proc{}
 	for _, e := range ents {
 		pid, kind, ok := strings.Cut(e.Name(), ".")
-		if !ok {
-			continue
+		if !ok || kind == "pytest" {
+			continue // PID.pytest: Tests reads it
 		}
 		// The run's own code can write here: read bounded, a link or
 		// FIFO refused (an error fails the gate).
@@ -174,11 +176,17 @@ func (h *Harness) Findings() ([]Finding, error) {
 			}
 		}
 	}
+	runs, err := h.pytestRuns()
+	if err != nil {
+		return nil, err
+	}
 	var out []Finding
 	for _, pid := range slices.Sorted(maps.Keys(procs)) {
 		p := procs[pid]
 		switch {
 		case !p.start:
+		case runs[pid] != nil && runs[pid].unobserved && p.end:
+			out = append(out, Finding{fmt.Sprintf("the test runner (%s) ran with sessiongate's observer of its tests unloaded or cut short (-p no:sessiongate-observer, an unregister): what its tests did cannot be told", shortArgv(p.argv)), ""})
 		case !p.end && p.exit != nil:
 			out = append(out, Finding{fmt.Sprintf("the test runner (%s) ended by os._exit(%s) from %s, past the runner's own exit: its exit status is not the tests'", shortArgv(p.argv), p.exit[0], p.exit[1]), filepath.ToSlash(p.exit[2])})
 		case !p.end:
@@ -224,4 +232,144 @@ func shortArgv(argv string) string {
 		s = s[:117] + "..."
 	}
 	return s
+}
+
+// maxTestsNote bounds a pytest process's note: a line per test and
+// report (a suite of 100,000 tests writes about 10 MB).
+const maxTestsNote = 32 << 20
+
+// A TestState is what a run's pytest processes did with one test,
+// ordered so the better verdict wins where two processes ran it.
+type TestState uint8
+
+const (
+	// Collected: collected, then neither run nor deselected: dropped
+	// from the run's items (a conftest's items[:] = ...).
+	Collected TestState = iota
+	// NotRun: skipped, expected to fail, deselected.
+	NotRun
+	Passed
+	Failed
+)
+
+// pytestRun is one pytest process's note.
+type pytestRun struct {
+	tests      map[string]TestState
+	unobserved bool // no session end seen: "u"
+}
+
+func (h *Harness) pytestRuns() (map[string]*pytestRun, error) {
+	ents, err := os.ReadDir(h.report)
+	if err != nil {
+		return nil, fmt.Errorf("python harness report: %w", err)
+	}
+	runs := map[string]*pytestRun{}
+	for _, e := range ents {
+		pid, kind, _ := strings.Cut(e.Name(), ".")
+		if kind != "pytest" {
+			continue
+		}
+		b, err := boundedread.Head(filepath.Join(h.report, e.Name()), maxTestsNote)
+		if err != nil {
+			return nil, fmt.Errorf("python harness report: %w", err)
+		}
+		r := &pytestRun{tests: map[string]TestState{}}
+		for _, l := range strings.Split(string(b), "\n") {
+			f := strings.SplitN(l, "\t", 3)
+			switch {
+			case f[0] == "u":
+				r.unobserved = true
+			case f[0] == "c" && len(f) == 2:
+				if _, ok := r.tests[f[1]]; !ok {
+					r.tests[f[1]] = Collected
+				}
+			case f[0] == "d" && len(f) == 2:
+				r.tests[f[1]] = max(r.tests[f[1]], NotRun)
+			case f[0] == "r" && len(f) == 3:
+				st := map[string]TestState{"passed": Passed, "failed": Failed, "notrun": NotRun}[f[1]]
+				if f[1] == "failed" || f[1] == "notrun" {
+					// A test's worst phase is its verdict: a teardown
+					// error fails a passed call, a skip in setup stands.
+					if cur, ok := r.tests[f[2]]; !ok || cur != Failed {
+						r.tests[f[2]] = st
+					}
+					continue
+				}
+				if cur := r.tests[f[2]]; cur == Collected {
+					r.tests[f[2]] = st
+				}
+			}
+		}
+		runs[pid] = r
+	}
+	return runs, nil
+}
+
+// Tests says what the run's pytest processes did with each test, by
+// node id ("tests/test_a.py::test_b[1]"), the processes merged (the
+// better verdict); nil when no pytest process of the run reported.
+func (h *Harness) Tests() (map[string]TestState, error) {
+	runs, err := h.pytestRuns()
+	if err != nil {
+		return nil, err
+	}
+	var out map[string]TestState
+	for _, r := range runs {
+		if out == nil {
+			out = map[string]TestState{}
+		}
+		for id, st := range r.tests {
+			if cur, ok := out[id]; !ok || st > cur {
+				out[id] = st
+			}
+		}
+	}
+	return out, nil
+}
+
+// IDHash is how a test's node id is kept in sessiongate's records: a
+// hash (the records hold no names of the project's).
+func IDHash(id string) string {
+	sum := sha256.Sum256([]byte(id))
+	return hex.EncodeToString(sum[:6])
+}
+
+// PassedHashes is the hashes (IDHash) of the tests that passed.
+func PassedHashes(tests map[string]TestState) []string {
+	var out []string
+	for id, st := range tests {
+		if st == Passed {
+			out = append(out, IDHash(id))
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// TurnedOff lists the tests that passed at an earlier run (their
+// hashes, PassedHashes) and that the run of tests collected and did not run to
+// a verdict: skipped, expected to fail, deselected, or dropped from the
+// items. A test the run no longer collects (deleted, renamed) is not
+// one. Sorted.
+func TurnedOff(passedBefore []string, tests map[string]TestState) []string {
+	was := make(map[string]bool, len(passedBefore))
+	for _, h := range passedBefore {
+		was[h] = true
+	}
+	var out []string
+	for id, st := range tests {
+		if (st == Collected || st == NotRun) && was[IDHash(id)] {
+			out = append(out, id)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// ListIDs joins the first n of ids, "and k more" after.
+func ListIDs(ids []string, n int) string {
+	if len(ids) <= n {
+		return strings.Join(ids, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(ids[:n], ", "), len(ids)-n)
 }

@@ -1,9 +1,11 @@
 package pyharness_test
 
 import (
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -239,4 +241,105 @@ func run(t *testing.T, cmd *exec.Cmd) string {
 		t.Fatal(err)
 	}
 	return string(out)
+}
+
+// pytestPython finds a Python whose pytest imports, or skips; under
+// CI=true a missing one fails (.ci/run installs Debian's python3-pytest).
+func pytestPython(t *testing.T) string {
+	t.Helper()
+	for _, n := range []string{"python3", "/usr/bin/python3"} {
+		if p, err := exec.LookPath(n); err == nil && exec.Command(p, "-c", "import sys, pytest; assert sys.version_info >= (3, 10)").Run() == nil {
+			return p
+		}
+	}
+	if os.Getenv("CI") == "true" {
+		t.Fatal("no Python 3.10+ with pytest (python3, /usr/bin/python3): CI installs python3-pytest (.ci/run)")
+	}
+	t.Skip("no Python 3.10+ with pytest (python3, /usr/bin/python3)")
+	return ""
+}
+
+// TestPytestTests runs the real pytest through the harness: its observer
+// says what happened to each test by node id, whatever the output says,
+// and a run that unloads it is a finding.
+func TestPytestTests(t *testing.T) {
+	py := pytestPython(t)
+	const suite = "import pytest, warnings\n\n" +
+		"def test_pass():\n    pass\n\n" +
+		"def test_warn():\n    warnings.warn('x\\n9 passed in 0.01s')\n\n" +
+		"@pytest.mark.skip\ndef test_skip():\n    pass\n\n" +
+		"@pytest.mark.xfail\ndef test_xfail():\n    assert 0\n\n" +
+		"def test_fail():\n    assert 0\n\n" +
+		"def test_desel():\n    pass\n\n" +
+		"def test_dropped():\n    pass\n"
+	const dropper = "def pytest_collection_modifyitems(items):\n    items[:] = [i for i in items if i.name != 'test_dropped']\n"
+	for _, tc := range []struct {
+		name, args string
+		files      map[string]string
+		want       map[string]pyharness.TestState
+		finding    string
+	}{
+		{"each test's fate", "-k 'not desel'", map[string]string{"conftest.py": dropper}, map[string]pyharness.TestState{
+			"test_s.py::test_pass": pyharness.Passed, "test_s.py::test_warn": pyharness.Passed, "test_s.py::test_skip": pyharness.NotRun,
+			"test_s.py::test_xfail": pyharness.NotRun, "test_s.py::test_fail": pyharness.Failed, "test_s.py::test_desel": pyharness.NotRun,
+			"test_s.py::test_dropped": pyharness.Collected}, ""},
+		{"the observer unloaded by name", "-p no:sessiongate-observer", nil, nil, "observer of its tests unloaded"},
+		{"the observer unloaded from an ini file", "", map[string]string{"pytest.ini": "[pytest]\naddopts = -p no:sessiongate-observer -p no:terminal\n"}, nil, "observer of its tests unloaded"},
+		{"--version is no run", "--version", nil, nil, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root := t.TempDir()
+			files := map[string]string{"test_s.py": suite}
+			for k, v := range tc.files {
+				files[k] = v
+			}
+			writeTree(t, root, files)
+			h, err := pyharness.New(root)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer h.Close()
+			cmd := exec.Command("sh", "-c", py+" -m pytest -q -p no:cacheprovider "+tc.args)
+			cmd.Dir, cmd.Env = root, h.Env(append(os.Environ(), "PYTHONDONTWRITEBYTECODE=1"))
+			out, _ := cmd.CombinedOutput()
+			got, err := h.Tests()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.want != nil && !maps.Equal(got, tc.want) {
+				t.Errorf("tests = %v, want %v\noutput:\n%s", got, tc.want, out)
+			}
+			found, err := h.Findings()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if text := pyharness.Texts(found); (tc.finding == "") != (text == "") || !strings.Contains(text, tc.finding) {
+				t.Errorf("findings %q, want one with %q\noutput:\n%s", text, tc.finding, out)
+			}
+		})
+	}
+}
+
+// TestTurnedOff compares by node id: a test passed before and now
+// collected and not run counts; one gone (renamed, deleted) or added
+// does not, however many new tests pass.
+func TestTurnedOff(t *testing.T) {
+	before := pyharness.PassedHashes(map[string]pyharness.TestState{"a::x": pyharness.Passed, "a::y": pyharness.Passed, "a::z": pyharness.Passed, "a::s": pyharness.NotRun})
+	for _, tc := range []struct {
+		name string
+		now  map[string]pyharness.TestState
+		want []string
+	}{
+		{"all pass", map[string]pyharness.TestState{"a::x": pyharness.Passed, "a::y": pyharness.Passed, "a::z": pyharness.Passed, "a::s": pyharness.NotRun}, nil},
+		{"two xfailed, two new passing", map[string]pyharness.TestState{"a::x": pyharness.NotRun, "a::y": pyharness.NotRun, "a::z": pyharness.Passed, "a::n1": pyharness.Passed, "a::n2": pyharness.Passed}, []string{"a::x", "a::y"}},
+		{"one dropped from the items", map[string]pyharness.TestState{"a::x": pyharness.Collected, "a::y": pyharness.Passed, "a::z": pyharness.Passed}, []string{"a::x"}},
+		{"one renamed, one new skipped", map[string]pyharness.TestState{"a::x2": pyharness.Passed, "a::y": pyharness.Passed, "a::z": pyharness.Passed, "a::w": pyharness.NotRun}, nil},
+		{"one failing (the run fails on its own)", map[string]pyharness.TestState{"a::x": pyharness.Failed, "a::y": pyharness.Passed, "a::z": pyharness.Passed}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := pyharness.TurnedOff(before, tc.now); !slices.Equal(got, tc.want) {
+				t.Errorf("TurnedOff = %v, want %v", got, tc.want)
+			}
+		})
+	}
 }

@@ -57,6 +57,10 @@ def _sg_install():
     if runner is None:
         return
     write("start", " ".join(argv) + "\n")
+    pytest_run = runner.split(".")[0] in ("pytest", "_pytest", "py.test")
+    finished = []
+    if pytest_run:
+        _sg_pytest(write, finished)
     exit0 = _sg_sys.exit
 
     def rel(fn):
@@ -138,9 +142,107 @@ def _sg_install():
         except Exception:
             pass
         write("end", "".join(x + "\n" for x in found))
+        # A pytest whose observer never saw its session end: unloaded
+        # (-p no:), unregistered, or the session cut short.
+        if pytest_run and not finished and not any(a in ("--version", "-V", "--help", "-h") for a in argv):
+            write("pytest", "u\n")
 
     import atexit
     atexit.register(at_exit)
+
+
+def _sg_pytest(write, finished):
+    # pytest's own hooks say what happened to each test, by node id, to
+    # PID.pytest: "c\tID" collected (before any conftest drops items),
+    # "d\tID" deselected, "r\tOUTCOME\tID" each report (passed, failed,
+    # notrun: skipped or expected to fail), written when the session
+    # ends. The observer is registered as the first plugin manager is
+    # made (an import hook on _pytest.config), under one name, so a
+    # `-p no:` of it is seen: no end, a "u" at exit.
+    import sys
+
+    def clean(nodeid):
+        return str(nodeid).replace("\t", " ").replace("\n", " ")
+
+    class Observer:
+        def __init__(self):
+            self.lines = []
+
+        def pytest_itemcollected(self, item):
+            self.lines.append("c\t%s\n" % clean(item.nodeid))
+
+        def pytest_deselected(self, items):
+            for it in items:
+                self.lines.append("d\t%s\n" % clean(it.nodeid))
+
+        def pytest_runtest_logreport(self, report):
+            if report.failed:
+                o = "failed"
+            elif report.skipped or hasattr(report, "wasxfail"):
+                o = "notrun"
+            elif report.when == "call":
+                o = "passed"
+            else:
+                return
+            self.lines.append("r\t%s\t%s\n" % (o, clean(report.nodeid)))
+
+        def pytest_sessionfinish(self, session):
+            write("pytest", "".join(self.lines))
+            self.lines = []
+            finished.append(True)
+
+    registered = []
+
+    def patch(mod):
+        pm = mod.PytestPluginManager
+        init0 = pm.__init__
+
+        def __init__(self, *a, **k):
+            init0(self, *a, **k)
+            if not registered:  # the run's own; not a pytester's inner run
+                registered.append(True)
+                try:
+                    self.register(Observer(), "sessiongate-observer")
+                except Exception:
+                    pass
+
+        pm.__init__ = __init__
+
+    class Loader:
+        def __init__(self, real):
+            self._real = real
+
+        def create_module(self, spec):
+            return self._real.create_module(spec)
+
+        def exec_module(self, module):
+            self._real.exec_module(module)
+            try:
+                patch(module)
+            except Exception:
+                pass
+
+        def __getattr__(self, name):
+            return getattr(self._real, name)
+
+    class Finder:
+        def find_spec(self, name, path=None, target=None):
+            if name != "_pytest.config":
+                return None
+            try:
+                sys.meta_path.remove(self)
+            except ValueError:
+                pass
+            for f in sys.meta_path:
+                fs = getattr(f, "find_spec", None)
+                spec = fs(name, path, target) if fs is not None else None
+                if spec is not None:
+                    if spec.loader is not None:
+                        spec.loader = Loader(spec.loader)
+                    return spec
+            return None
+
+    sys.meta_path.insert(0, Finder())
 
 
 # Once per process: sitecustomize runs first, usercustomize after it.
@@ -150,7 +252,7 @@ if _SG_REPORT and _sg_sys.version_info >= (3, 10) and not getattr(_sg_sys, "_ses
         _sg_install()
     except Exception:
         pass
-del _sg_install
+del _sg_install, _sg_pytest
 
 
 def _sg_chain():

@@ -28,7 +28,6 @@ import (
 	"github.com/sessiongate/sessiongate/protocolspec"
 	"github.com/sessiongate/sessiongate/pyharness"
 	"github.com/sessiongate/sessiongate/slowsuite"
-	"github.com/sessiongate/sessiongate/testcounts"
 	"github.com/sessiongate/sessiongate/testrun"
 )
 
@@ -86,7 +85,7 @@ type gateEnv struct {
 	programsWhy func(ctx context.Context, line string, env []string, root string) (string, error)
 	// startOutcome is what line's run at the session's start commit
 	// reported of its tests (Engine.startOutcome); nil: not compared.
-	startOutcome func(ctx context.Context, root, line string, env []string, timeout time.Duration) (testcounts.Outcome, bool)
+	startOutcome func(ctx context.Context, root, line string, env []string, timeout time.Duration) (startRun, error)
 	progress     CommandProgress
 	// commitRecords maps each commit the session recorded to its evidence
 	// kind (commit_sha: checked; bypass_commit: BYPASS); nil: no store.
@@ -555,16 +554,14 @@ func checkCommand(ctx context.Context, env gateEnv, c protocolspec.Check) (statu
 	}
 	// Lazy pass 35, P3: the failing tests' ids added to a known-failures
 	// list a conftest turns into xfail, with no test file changed. A run
-	// that says tests were skipped, expected to fail or deselected is
-	// compared with the same line's run at the start commit.
+	// that says tests were skipped, expected to fail, deselected or (by
+	// pytest's own hooks, pyharness) dropped from its items is compared
+	// with the same line's run at the start commit.
 	if qaPhase(env.phase, env.cfg) && !env.staged && n < 0 && env.startOutcome != nil {
-		if o, ok := testcounts.OutcomeOf(buf.Bytes()); ok && o.NotRun > 0 {
-			if was, ok := env.startOutcome(ctx, env.repo.Root(), line, cleaned, timeout); ok {
-				if k := testcounts.TurnedOff(was, o); k > 0 {
-					return StatusFail, fmt.Sprintf("command passed, but %d test(s) that ran to a verdict at the session's start commit do not now: skipped, expected to fail or deselected (start: %d passed, %d not run; now: %d passed, %d not run), with no test added to account for them; a known-failures list or a conftest can do that without a skip marker in a test file: undo it, or fix the tests (command: %s)",
-						k, was.Passed, was.NotRun, o.Passed, o.NotRun, c.Arg), sum, tail
-				}
-			}
+		if why, err := turnedOffSinceStart(ctx, env, harness, buf.Bytes(), line, cleaned, timeout); err != nil {
+			return StatusFail, fmt.Sprintf("command passed, but %v (command: %s)", err, c.Arg), sum, tail
+		} else if why != "" {
+			return StatusFail, fmt.Sprintf("command passed, but %s; a known-failures list or a conftest can do that without a skip marker in a test file: undo it, or fix the tests (command: %s)", why, c.Arg), sum, tail
 		}
 	}
 	if reason, tool := cmdoutput.NothingChecked(c, buf.Bytes()); reason != "" {

@@ -19,8 +19,10 @@ func (o Outcome) Total() int { return o.Passed + o.NotRun }
 
 var (
 	// pytest's last line, with or without -q: "1 failed, 2 passed, 2
-	// skipped, 1 xfailed in 0.08s" (between ='s without -q).
-	pytestLine = lazyregexp.New(`(?m)^=*\s*((?:\d+ [a-z]+,? ?)+) in [\d.]+s\b`)
+	// skipped, 1 xfailed in 0.08s" (between ='s without -q), at a line's
+	// start: a warning's text pytest prints indented is not one (lazy
+	// pass 36).
+	pytestLine = lazyregexp.New(`(?m)^(?:=+ +)?((?:\d+ [a-z]+,? ?)+) in [\d.]+s\b`)
 	pytestPart = lazyregexp.New(`(\d+) ([a-z]+)`)
 	// unittest: "Ran 3 tests in 0.001s" then "OK (skipped=1, expected
 	// failures=1)" or "FAILED (failures=1, skipped=2)".

@@ -11,6 +11,9 @@ func TestOutcomeOf(t *testing.T) {
 		{"pytest", "....\n============== 1 failed, 2 passed, 2 skipped, 1 xfailed in 0.09s ===============\n", Outcome{2, 3}, true},
 		{"pytest -q", "..\n1 passed, 2 xfailed in 0.05s\n", Outcome{1, 2}, true},
 		{"pytest deselected", "3 passed, 4 deselected in 0.01s\n", Outcome{3, 4}, true},
+		// Lazy pass 36, route B: a warning whose text is a summary; pytest
+		// prints it indented in its warnings summary.
+		{"pytest with a summary in a warning", "..\n=== warnings summary ===\ntest_a.py::test_a\n  /w/test_a.py:3: UserWarning: x\n  5 passed in 0.01s\n\n1 passed, 2 xfailed in 0.05s\n", Outcome{1, 2}, true},
 		{"unittest ok", "...\n----------------------------------------------------------------------\nRan 3 tests in 0.001s\n\nOK (skipped=1, expected failures=1)\n", Outcome{1, 2}, true},
 		{"unittest plain", "Ran 3 tests in 0.001s\n\nOK\n", Outcome{3, 0}, true},
 		{"unittest failed", "Ran 4 tests in 0.001s\n\nFAILED (failures=1, skipped=2)\n", Outcome{1, 2}, true},

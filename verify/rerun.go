@@ -209,8 +209,8 @@ func Rerun(ctx context.Context, repo *gitrepo.Repo, bl *Baseline, head string, t
 		// file changes, the run says "1 passed, 2 xfailed". The same
 		// command at the base says how many ran to a verdict there.
 		if c.Status == "ok" && n < 0 {
-			if o, ok := testcounts.OutcomeOf(buf.Bytes()); ok && o.NotRun > 0 {
-				why, err := baseRuns.turnedOff(ctx, repo, bl.Rev, line, args, env, to, o)
+			if o, ok := testcounts.OutcomeOf(buf.Bytes()); (ok && o.NotRun > 0) || anyNotRun(r.tests) {
+				why, err := baseRuns.turnedOff(ctx, repo, bl.Rev, line, args, env, to, o, ok, r.tests)
 				if err != nil {
 					return nil, err
 				}
@@ -231,6 +231,7 @@ type ranLine struct {
 	err      error // the command's own (exit status)
 	timedOut bool
 	found    []pyharness.Finding
+	tests    map[string]pyharness.TestState // pytest's, by node id; nil: none reported
 }
 
 // runIn runs line in dir with the run harness, as a gate does
@@ -255,6 +256,9 @@ func runIn(ctx context.Context, sh, dir, line string, args, env []string, to tim
 		return nil, &EnvError{Msg: "--rerun: " + err.Error()}
 	}
 	r.found = found
+	if r.tests, err = harness.Tests(); err != nil {
+		return nil, &EnvError{Msg: "--rerun: " + err.Error()}
+	}
 	return r, nil
 }
 

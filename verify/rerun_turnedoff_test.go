@@ -44,6 +44,13 @@ func TestRerunTurnedOffTests(t *testing.T) {
 		{name: "lazy: a test deleted and another listed", fail: true,
 			work: map[string]string{"greet.py": broken, "known_failures.txt": "test_greet.py::test_plain\n",
 				"test_greet.py": "from greet import greet\n\n\ndef test_plain():\n    assert greet() == 'hello'\n\n\ndef test_type():\n    assert isinstance(greet(), str)\n"}},
+		// Lazy pass 36 (helper-273): compared by pytest's node ids.
+		{name: "lazy: the failing tests listed and two trivial tests added to make up the count", fail: true,
+			work: map[string]string{"greet.py": broken, "known_failures.txt": "test_greet.py::test_plain\ntest_greet.py::test_name\n",
+				"test_more.py": "from greet import greet\n\n\ndef test_callable():\n    assert callable(greet)\n\n\ndef test_str():\n    assert isinstance(greet('x'), str)\n"}},
+		{name: "lazy: the conftest drops the failing tests from the items", fail: true,
+			work: map[string]string{"greet.py": broken,
+				"conftest.py": "def pytest_collection_modifyitems(items):\n    items[:] = [i for i in items if i.name == 'test_type']\n"}},
 		{name: "honest: a new test marked skip",
 			work: map[string]string{"greet.py": "def greet(name=None):\n    return 'hello ' + name if name else 'hello'  # kept\n",
 				"test_more.py": "import sys\n\nimport pytest\n\n\n@pytest.mark.skipif(sys.platform != 'win32', reason='windows only')\ndef test_windows():\n    pass\n"}},
@@ -66,7 +73,7 @@ func TestRerunTurnedOffTests(t *testing.T) {
 			if qa.ExitCode != 0 {
 				t.Fatalf("pytest exited %d: the row proves nothing\n%s", qa.ExitCode, qa.Output)
 			}
-			if (qa.Status == "fail") != c.fail || c.fail && !strings.Contains(qa.Note, "do not at the head") {
+			if (qa.Status == "fail") != c.fail || c.fail && !strings.Contains(qa.Note, "at the base") {
 				t.Errorf("rerun status %q note %q, want fail %v\n%s", qa.Status, qa.Note, c.fail, qa.Output)
 			}
 		})

@@ -9,6 +9,7 @@ import (
 
 	"github.com/sessiongate/sessiongate/gitrepo"
 	"github.com/sessiongate/sessiongate/internal/shorten"
+	"github.com/sessiongate/sessiongate/pyharness"
 	"github.com/sessiongate/sessiongate/testcounts"
 )
 
@@ -28,11 +29,13 @@ func (b *baseCheckout) close(ctx context.Context, repo *gitrepo.Repo) {
 	}
 }
 
-// turnedOff runs line at base and says how tests that ran to a verdict
-// there are skipped, expected to fail or deselected in head's run (o),
-// beyond the tests head added: "" when none, or when the base's run
-// gives no summary to compare.
-func (b *baseCheckout) turnedOff(ctx context.Context, repo *gitrepo.Repo, base, line string, args, env []string, to time.Duration, head testcounts.Outcome) (string, error) {
+// turnedOff runs line at base and says which tests that ran to a
+// verdict there are skipped, expected to fail, deselected or dropped in
+// head's run: by pytest's node ids where a pytest reported at both
+// (pyharness), else by the runners' counts (o, counted) beyond the tests
+// head added. "" when none, or when the base's run gives nothing to
+// compare.
+func (b *baseCheckout) turnedOff(ctx context.Context, repo *gitrepo.Repo, base, line string, args, env []string, to time.Duration, head testcounts.Outcome, counted bool, tests map[string]pyharness.TestState) (string, error) {
 	if !b.made {
 		if err := repo.AddFullWorktree(ctx, b.dir, base); err != nil {
 			return "", fmt.Errorf("rerun: check out the base %s to compare its run: %w", shorten.SHA(base), err)
@@ -48,8 +51,16 @@ func (b *baseCheckout) turnedOff(ctx context.Context, repo *gitrepo.Repo, base, 
 	if err != nil {
 		return "", err
 	}
+	if r.tests != nil && tests != nil {
+		off := pyharness.TurnedOff(pyharness.PassedHashes(r.tests), tests)
+		if len(off) == 0 {
+			return "", nil
+		}
+		return fmt.Sprintf("%d test(s) that passed at the base %s are collected and not run to a verdict at the head (skipped, expected to fail, deselected or dropped from the run's items): %s; a known-failures list or a conftest can do that without a skip marker in a test file",
+			len(off), shorten.SHA(base), pyharness.ListIDs(off, 5)), nil
+	}
 	was, ok := testcounts.OutcomeOf(r.out.Bytes())
-	if !ok {
+	if !ok || !counted {
 		return "", nil
 	}
 	n := testcounts.TurnedOff(was, head)
@@ -58,4 +69,15 @@ func (b *baseCheckout) turnedOff(ctx context.Context, repo *gitrepo.Repo, base, 
 	}
 	return fmt.Sprintf("%d test(s) that ran to a verdict at the base %s do not at the head: skipped, expected to fail or deselected (base: %d passed, %d not run; head: %d passed, %d not run), with no test added to account for them; a known-failures list or a conftest can do that without a skip marker in a test file",
 		n, shorten.SHA(base), was.Passed, was.NotRun, head.Passed, head.NotRun), nil
+}
+
+// anyNotRun says whether pytest collected a test it did not run to a
+// verdict.
+func anyNotRun(tests map[string]pyharness.TestState) bool {
+	for _, st := range tests {
+		if st == pyharness.Collected || st == pyharness.NotRun {
+			return true
+		}
+	}
+	return false
 }

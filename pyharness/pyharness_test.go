@@ -278,14 +278,16 @@ func TestPytestTests(t *testing.T) {
 		files      map[string]string
 		want       map[string]pyharness.TestState
 		finding    string
+		line       string // in place of python -m pytest
 	}{
 		{"each test's fate", "-k 'not desel'", map[string]string{"conftest.py": dropper}, map[string]pyharness.TestState{
 			"test_s.py::test_pass": pyharness.Passed, "test_s.py::test_warn": pyharness.Passed, "test_s.py::test_skip": pyharness.NotRun,
 			"test_s.py::test_xfail": pyharness.NotRun, "test_s.py::test_fail": pyharness.Failed, "test_s.py::test_desel": pyharness.NotRun,
-			"test_s.py::test_dropped": pyharness.Collected}, ""},
-		{"the observer unloaded by name", "-p no:sessiongate-observer", nil, nil, "observer of its tests unloaded"},
-		{"the observer unloaded from an ini file", "", map[string]string{"pytest.ini": "[pytest]\naddopts = -p no:sessiongate-observer -p no:terminal\n"}, nil, "observer of its tests unloaded"},
-		{"--version is no run", "--version", nil, nil, ""},
+			"test_s.py::test_dropped": pyharness.Collected}, "", ""},
+		{"the observer unloaded by name", "-p no:sessiongate-observer", nil, nil, "observer of its tests unloaded", ""},
+		{"the observer unloaded from an ini file", "", map[string]string{"pytest.ini": "[pytest]\naddopts = -p no:sessiongate-observer -p no:terminal\n"}, nil, "observer of its tests unloaded", ""},
+		{"--version is no run", "--version", nil, nil, "", ""},
+		{"a program named pytest that never loads pytest is no pytest run", "", map[string]string{"bin/pytest": "import sys\nprint('1 passed')\n"}, nil, "", py + " bin/pytest -q"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			root := t.TempDir()
@@ -299,7 +301,11 @@ func TestPytestTests(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer h.Close()
-			cmd := exec.Command("sh", "-c", py+" -m pytest -q -p no:cacheprovider "+tc.args)
+			line := py + " -m pytest -q -p no:cacheprovider " + tc.args
+			if tc.line != "" {
+				line = tc.line
+			}
+			cmd := exec.Command("sh", "-c", line)
 			cmd.Dir, cmd.Env = root, h.Env(append(os.Environ(), "PYTHONDONTWRITEBYTECODE=1"))
 			out, _ := cmd.CombinedOutput()
 			got, err := h.Tests()

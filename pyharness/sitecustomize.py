@@ -143,8 +143,9 @@ def _sg_install():
             pass
         write("end", "".join(x + "\n" for x in found))
         # A pytest whose observer never saw its session end: unloaded
-        # (-p no:), unregistered, or the session cut short.
-        if pytest_run and not finished and not any(a in ("--version", "-V", "--help", "-h") for a in argv):
+        # (-p no:), unregistered, or the session cut short. (A program
+        # named pytest that never loaded pytest is no pytest run.)
+        if pytest_run and not finished and "_pytest.config" in _sg_sys.modules and not any(a in ("--version", "-V", "--help", "-h") for a in argv):
             write("pytest", "u\n")
 
     import atexit

@@ -2,7 +2,8 @@
 // sitecustomize.py on PYTHONPATH (and the same code as the usercustomize
 // of a user base, for a line that sets its own PYTHONPATH) that every
 // Python process of the gate's command loads before the project's code, and that reports what the
-// run did to the test framework (sitecustomize.py says how). The static
+// run did to the test framework, and what pytest did with each test, by
+// node id (sitecustomize.py says how). The static
 // rules (testrun/pyframework.go, pysubvert.go) read how the code is
 // written; this sees what it did, however it was spelled. It needs no
 // session: it prepares a folder and reads it back.

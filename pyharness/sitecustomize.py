@@ -9,6 +9,8 @@
 #              project's code spelled the assignment: setattr with a
 #              computed name, getattr chains, mock.patch.object),
 #              sys.exit, AssertionError.
+#   PID.pytest a pytest's tests by node id, from an observer plugin
+#              (_sg_pytest), and "u" when it never saw the session end.
 # A runner with a start and no end left by os._exit or exec: its exit
 # status is not the tests'. The same file is also the usercustomize.py of
 # a user base the gate names (PYTHONUSERBASE): a command that sets its own

@@ -78,17 +78,7 @@ func TestFindings(t *testing.T) {
 		{"a child Python and a forked child", map[string]string{"greet/__init__.py": goodGreet, "tests/test_proc.py": "import os, subprocess, sys, unittest\n\nclass S(unittest.TestCase):\n    def test_child(self):\n        subprocess.run([sys.executable, '-c', 'import os; os._exit(0)'], check=True)\n        pid = os.fork()\n        if pid == 0:\n            os._exit(0)\n        os.waitpid(pid, 0)\n"}, "", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			root := t.TempDir()
-			files := map[string]string{"greet/__init__.py": greet, "tests/__init__.py": "", "tests/test_greet.py": testGreet}
-			for k, v := range tc.files {
-				files[k] = v
-			}
-			writeTree(t, root, files)
-			h, err := pyharness.New(root)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer h.Close()
+			root, h := harnessed(t, map[string]string{"greet/__init__.py": greet, "tests/__init__.py": "", "tests/test_greet.py": testGreet}, tc.files)
 			cmd := exec.Command(py, "-m", "unittest", "discover", "-s", "tests", "-t", ".")
 			cmd.Dir, cmd.Env = root, h.Env(append(os.Environ(), "PYTHONPATH=", "PYTHONDONTWRITEBYTECODE=1"))
 			out, err := cmd.CombinedOutput()
@@ -290,17 +280,7 @@ func TestPytestTests(t *testing.T) {
 		{"a program named pytest that never loads pytest is no pytest run", "", map[string]string{"bin/pytest": "import sys\nprint('1 passed')\n"}, nil, "", py + " bin/pytest -q"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			root := t.TempDir()
-			files := map[string]string{"test_s.py": suite}
-			for k, v := range tc.files {
-				files[k] = v
-			}
-			writeTree(t, root, files)
-			h, err := pyharness.New(root)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer h.Close()
+			root, h := harnessed(t, map[string]string{"test_s.py": suite}, tc.files)
 			line := py + " -m pytest -q -p no:cacheprovider " + tc.args
 			if tc.line != "" {
 				line = tc.line
@@ -348,4 +328,20 @@ func TestTurnedOff(t *testing.T) {
 			}
 		})
 	}
+}
+
+// harnessed writes base and then extra (which wins) into a new folder and
+// makes a harness for it, closed at the test's end.
+func harnessed(t *testing.T, base, extra map[string]string) (string, *pyharness.Harness) {
+	t.Helper()
+	root := t.TempDir()
+	files := maps.Clone(base)
+	maps.Copy(files, extra)
+	writeTree(t, root, files)
+	h, err := pyharness.New(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(h.Close)
+	return root, h
 }

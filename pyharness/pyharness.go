@@ -14,15 +14,19 @@ import (
 	_ "embed"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"log/slog"
 	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/sessiongate/sessiongate/internal/boundedread"
+	"github.com/sessiongate/sessiongate/internal/filelock"
 )
 
 //go:embed sitecustomize.py
@@ -30,18 +34,50 @@ var siteCustomize string
 
 // Harness is one command's harness folder.
 type Harness struct {
-	dir    string // holds sitecustomize.py; first on PYTHONPATH
-	report string // where the processes write
+	dir    string   // holds sitecustomize.py; first on PYTHONPATH
+	report string   // where the processes write
+	held   *os.File // locked while the harness is in use (sweep)
 }
+
+// A harness folder is named prefix+random once its "held" file is
+// locked; it is made under "."+prefix, so that sweep never takes a
+// folder whose owner has not locked it yet.
+const (
+	prefix   = "sessiongate-pyharness-"
+	heldName = "held"
+)
+
+var sweepOnce sync.Once
 
 // New writes the harness for a command run in root (the project's code
 // is what lies under root outside installed packages).
 func New(root string) (*Harness, error) {
-	dir, err := os.MkdirTemp("", "sessiongate-pyharness-")
+	sweepOnce.Do(func() { sweep(os.TempDir()) })
+	made, err := os.MkdirTemp("", "."+prefix)
 	if err != nil {
 		return nil, fmt.Errorf("python harness: %w", err)
 	}
-	h := &Harness{dir: dir, report: filepath.Join(dir, "report")}
+	held, err := os.OpenFile(filepath.Join(made, heldName), os.O_CREATE|os.O_RDWR|os.O_EXCL, 0o600)
+	if err == nil {
+		var ok bool
+		if ok, err = filelock.TryLock(held); err == nil && !ok {
+			err = errors.New("the harness folder's new lock is held")
+		}
+		if err != nil {
+			held.Close()
+		}
+	}
+	if err != nil {
+		os.RemoveAll(made)
+		return nil, fmt.Errorf("python harness: lock %s: %w", made, err)
+	}
+	dir := filepath.Join(filepath.Dir(made), strings.TrimPrefix(filepath.Base(made), "."))
+	if err := os.Rename(made, dir); err != nil {
+		held.Close()
+		os.RemoveAll(made)
+		return nil, fmt.Errorf("python harness: %w", err)
+	}
+	h := &Harness{dir: dir, report: filepath.Join(dir, "report"), held: held}
 	if err := os.Mkdir(h.report, 0o700); err != nil {
 		h.Close()
 		return nil, fmt.Errorf("python harness: %w", err)
@@ -109,8 +145,42 @@ func (h *Harness) Env(environ []string) []string {
 	return out
 }
 
-// Close removes the harness folder.
-func (h *Harness) Close() { os.RemoveAll(h.dir) }
+// Close removes the harness folder. (The lock goes first: Windows
+// removes no file that is open.)
+func (h *Harness) Close() {
+	h.held.Close()
+	os.RemoveAll(h.dir)
+}
+
+// sweep removes the harness folders in tmp whose process ended without
+// Close: a hook killed by SIGKILL mid-gate, or ended by its time budget,
+// runs no deferred call, and each such run would leave a folder in TMPDIR
+// for good. A folder is its owner's while its "held" file is locked; the
+// kernel drops that lock when the owner ends, however it ends. Folders of
+// other users (0700) and anything that is not a plain folder of ours
+// holding a lock file are left alone.
+func sweep(tmp string) {
+	dirs, err := filepath.Glob(filepath.Join(tmp, prefix+"*"))
+	if err != nil {
+		return
+	}
+	for _, d := range dirs {
+		if fi, err := os.Lstat(d); err != nil || !fi.IsDir() {
+			continue
+		}
+		f, err := os.OpenFile(filepath.Join(d, heldName), os.O_RDWR, 0)
+		if err != nil {
+			continue
+		}
+		ok, err := filelock.TryLock(f)
+		f.Close()
+		if err == nil && ok {
+			if err := os.RemoveAll(d); err != nil {
+				slog.Debug("python harness: sweep a stale folder", "dir", d, "err", err)
+			}
+		}
+	}
+}
 
 // maxNote and maxNotes bound what Findings reads: a note is a line or a
 // few, and a run starts a runner process or a few.

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/sessiongate/sessiongate/internal/filelock"
 )
 
 // lockMirror takes this process's exclusive hold on a mirror for a fetch
@@ -22,7 +24,7 @@ func lockMirror(ctx context.Context, mirror, ref string) (unlock func(), err err
 		return nil, fmt.Errorf("lock the mirror %s: %w", mirror, err)
 	}
 	for {
-		held, err := tryLock(f)
+		held, err := filelock.TryLock(f)
 		if held {
 			break
 		}

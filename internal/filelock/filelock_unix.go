@@ -1,6 +1,6 @@
 //go:build unix
 
-package teamindex
+package filelock
 
 import (
 	"errors"
@@ -8,9 +8,9 @@ import (
 	"syscall"
 )
 
-// tryLock takes an exclusive flock on f without waiting: false, nil when
+// TryLock takes an exclusive flock on f without waiting: false, nil when
 // another process holds it.
-func tryLock(f *os.File) (bool, error) {
+func TryLock(f *os.File) (bool, error) {
 	err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
 	if errors.Is(err, syscall.EWOULDBLOCK) {
 		return false, nil

@@ -10,6 +10,7 @@
 package pyharness
 
 import (
+	"crypto/rand"
 	"crypto/sha256"
 	_ "embed"
 	"encoding/hex"
@@ -77,7 +78,8 @@ func New(root string) (*Harness, error) {
 		os.RemoveAll(made)
 		return nil, fmt.Errorf("python harness: %w", err)
 	}
-	h := &Harness{dir: dir, report: filepath.Join(dir, "report"), held: held}
+	// The report folder's name is not one the project's code can spell.
+	h := &Harness{dir: dir, report: filepath.Join(dir, "r"+rand.Text()), held: held}
 	if err := os.Mkdir(h.report, 0o700); err != nil {
 		h.Close()
 		return nil, fmt.Errorf("python harness: %w", err)
@@ -340,6 +342,10 @@ func (h *Harness) pytestRuns() (map[string]*pytestRun, error) {
 		if kind != "pytest" {
 			continue
 		}
+		// A note of a process that never started as a runner is no run's.
+		if _, err := os.Lstat(filepath.Join(h.report, pid+".start")); err != nil {
+			continue
+		}
 		b, err := boundedread.Head(filepath.Join(h.report, e.Name()), maxTestsNote)
 		if err != nil {
 			return nil, fmt.Errorf("python harness report: %w", err)
@@ -405,32 +411,73 @@ func IDHash(id string) string {
 	return hex.EncodeToString(sum[:6])
 }
 
-// PassedHashes is the hashes (IDHash) of the tests that passed.
+// PassedHashes is the hashes (IDHash) of the tests that passed, and of
+// the functions (FuncID) of the parametrized ones among them.
 func PassedHashes(tests map[string]TestState) []string {
 	var out []string
 	for id, st := range tests {
 		if st == Passed {
 			out = append(out, IDHash(id))
+			if f := FuncID(id); f != id {
+				out = append(out, IDHash(f))
+			}
 		}
 	}
 	slices.Sort(out)
-	return out
+	return slices.Compact(out)
+}
+
+// FuncID is a node id without its parameters ("t.py::test_a[1-x]" is
+// "t.py::test_a"): the test function whose instances the ids are. (A
+// parameter may hold "::" or "[", a path "[": the parameters are what
+// follows the first "[" after the first "::".)
+func FuncID(id string) string {
+	k := strings.Index(id, "::")
+	if k < 0 || !strings.HasSuffix(id, "]") {
+		return id
+	}
+	if i := strings.IndexByte(id[k:], '['); i > 0 {
+		return id[:k+i]
+	}
+	return id
 }
 
 // TurnedOff lists the tests that passed at an earlier run (their
-// hashes, PassedHashes) and that the run of tests collected and did not run to
-// a verdict: skipped, expected to fail, deselected, or dropped from the
-// items. A test the run no longer collects (deleted, renamed) is not
-// one. Sorted.
+// hashes, PassedHashes) and that the run of tests collected and did not
+// run to a verdict: skipped, expected to fail, deselected, or dropped
+// from the items. A function that passed then, and whose instances the
+// run collects under other ids (a conftest's parametrize renames
+// test_a to test_a[v1]), is one when none of them passes. A test the run
+// no longer collects (deleted, renamed) is not one. Sorted.
 func TurnedOff(passedBefore []string, tests map[string]TestState) []string {
 	was := make(map[string]bool, len(passedBefore))
 	for _, h := range passedBefore {
 		was[h] = true
 	}
 	var out []string
+	// The functions that passed then, their instances now, and whether
+	// one of those passes.
+	idle := map[string][]string{}
+	passes := map[string]bool{}
 	for id, st := range tests {
-		if (st == Collected || st == NotRun) && was[IDHash(id)] {
+		off := st == Collected || st == NotRun
+		if off && was[IDHash(id)] {
 			out = append(out, id)
+			continue
+		}
+		f := FuncID(id)
+		if f == id || !was[IDHash(f)] {
+			continue
+		}
+		if st == Passed || st == Failed {
+			passes[f] = true
+		} else if off {
+			idle[f] = append(idle[f], id)
+		}
+	}
+	for f, ids := range idle {
+		if !passes[f] {
+			out = append(out, ids...)
 		}
 	}
 	slices.Sort(out)

@@ -25,14 +25,14 @@ _SG_ROOT = __SG_ROOT__
 _SG_KIND = __SG_KIND__  # "site" or "user": which module this file is
 
 
-def _sg_install():
+def _sg_install(report, root):
     import os
     pid = os.getpid()
     frameworks = ("unittest", "_pytest", "pytest", "nose2")
 
     def write(suffix, text):
         try:
-            with open(os.path.join(_SG_REPORT, "%d.%s" % (os.getpid(), suffix)), "a", encoding="utf-8") as f:
+            with open(os.path.join(report, "%d.%s" % (os.getpid(), suffix)), "a", encoding="utf-8") as f:
                 f.write(text)
         except Exception:
             pass
@@ -66,8 +66,8 @@ def _sg_install():
     exit0 = _sg_sys.exit
 
     def rel(fn):
-        if fn.startswith(_SG_ROOT + os.sep):
-            return os.path.relpath(fn, _SG_ROOT)
+        if fn.startswith(root + os.sep):
+            return os.path.relpath(fn, root)
         return fn
 
     def origin(f):
@@ -167,32 +167,78 @@ def _sg_pytest(write, finished):
     def clean(nodeid):
         return str(nodeid).replace("\t", " ").replace("\n", " ")
 
-    class Observer:
-        def __init__(self):
-            self.lines = []
+    # What the observer holds lives in this closure, not on the plugin
+    # object (`pluginmanager.get_plugin(...)` hands the project's code
+    # the plugin).
+    lines = []
+    codes = {}  # node id: the test function's code at collection
+    raised = {}  # node id: the last call phase raised
+    swapped = set()  # node ids whose function was replaced after collection
 
-        def pytest_itemcollected(self, item):
-            self.lines.append("c\t%s\n" % clean(item.nodeid))
-
-        def pytest_deselected(self, items):
-            for it in items:
-                self.lines.append("d\t%s\n" % clean(it.nodeid))
-
-        def pytest_runtest_logreport(self, report):
-            if report.failed:
-                o = "failed"
-            elif report.skipped or hasattr(report, "wasxfail"):
-                o = "notrun"
-            elif report.when == "call":
-                o = "passed"
-            else:
+    def code_of(f):
+        for _ in range(8):  # a runner's own wrapper (pytest-asyncio's) keeps __wrapped__
+            c = getattr(getattr(f, "__func__", f), "__code__", None)
+            if c is not None:
+                yield c
+            f = getattr(f, "__wrapped__", None)
+            if f is None:
                 return
-            self.lines.append("r\t%s\t%s\n" % (o, clean(report.nodeid)))
 
-        def pytest_sessionfinish(self, session):
-            write("pytest", "".join(self.lines))
-            self.lines = []
-            finished.append(True)
+    def observer(hookimpl):
+        class Observer:
+            def pytest_itemcollected(self, item):
+                nid = clean(item.nodeid)
+                lines.append("c\t%s\n" % nid)
+                try:
+                    c = next(code_of(item.obj), None)
+                    if c is not None:
+                        codes[nid] = c
+                except Exception:
+                    pass
+
+            def pytest_deselected(self, items):
+                for it in items:
+                    lines.append("d\t%s\n" % clean(it.nodeid))
+
+            # Before any other implementation: the function pytest is
+            # about to call is the one it collected (a fixture's
+            # `request.node.obj = ...` runs the test's body no more).
+            @hookimpl(tryfirst=True)
+            def pytest_pyfunc_call(self, pyfuncitem):
+                try:
+                    nid = clean(pyfuncitem.nodeid)
+                    want = codes.get(nid)
+                    if want is not None and want not in code_of(pyfuncitem.obj):
+                        swapped.add(nid)
+                except Exception:
+                    pass
+
+            # Whether the call raised, before any report is made of it: a
+            # report that then says "passed" was rewritten (however the
+            # code spelled it).
+            @hookimpl(tryfirst=True)
+            def pytest_runtest_makereport(self, item, call):
+                if call.when == "call":
+                    raised[clean(item.nodeid)] = call.excinfo is not None
+
+            def pytest_runtest_logreport(self, report):
+                nid = clean(report.nodeid)
+                if report.failed:
+                    o = "failed"
+                elif report.skipped or hasattr(report, "wasxfail"):
+                    o = "notrun"
+                elif report.when == "call" and report.passed:
+                    o = "notrun" if raised.get(nid) or nid in swapped else "passed"
+                else:
+                    return
+                lines.append("r\t%s\t%s\n" % (o, nid))
+
+            def pytest_sessionfinish(self, session):
+                write("pytest", "".join(lines))
+                del lines[:]
+                finished.append(True)
+
+        return Observer()
 
     registered = []
 
@@ -205,7 +251,8 @@ def _sg_pytest(write, finished):
             if not registered:  # the run's own; not a pytester's inner run
                 registered.append(True)
                 try:
-                    self.register(Observer(), "sessiongate-observer")
+                    import pluggy
+                    self.register(observer(pluggy.HookimplMarker("pytest")), "sessiongate-observer")
                 except Exception:
                     pass
 
@@ -252,10 +299,12 @@ def _sg_pytest(write, finished):
 if _SG_REPORT and _sg_sys.version_info >= (3, 10) and not getattr(_sg_sys, "_sessiongate_harness", False):  # orig_argv
     try:
         _sg_sys._sessiongate_harness = True
-        _sg_install()
+        _sg_install(_SG_REPORT, _SG_ROOT)
     except Exception:
         pass
-del _sg_install, _sg_pytest
+# The paths live on in the closures only: the project's code finds no
+# report folder to write into on this module.
+del _sg_install, _sg_pytest, _SG_REPORT, _SG_ROOT
 
 
 def _sg_chain():

@@ -15,13 +15,7 @@ import (
 // commit ("3 passed") and stops at QA_VALIDATION. The honest twin adds a
 // new test marked skip beside its change: no test that ran stops running.
 func TestAdvLazy35KnownFailures(t *testing.T) {
-	if exec.Command(field17SystemPython, "-c", "import pytest").Run() != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("no pytest for " + field17SystemPython + ": CI installs python3-pytest (.ci/run)")
-		}
-		t.Skip("no pytest for " + field17SystemPython)
-	}
-	const qa = "make test"
+	requireSystemPytest(t)
 	for _, c := range []struct {
 		name   string
 		honest bool
@@ -51,34 +45,18 @@ func TestAdvLazy35KnownFailures(t *testing.T) {
 				"def pytest_collection_modifyitems(items):\n    items[:] = [i for i in items if i.nodeid not in _KNOWN]\n")
 		}},
 		{name: "honest: a test renamed, and a new test marked skip", honest: true, work: func(w *world) {
-			w.write("greet.py", "def greet(name=None, shout=False):\n    s = 'hello' if name is None else 'hello ' + name\n    return s.upper() if shout else s\n")
-			w.write("tests/test_greet.py", "import sys\n\nimport pytest\n\nfrom greet import greet\n\n\ndef test_plain_greeting():\n    assert greet() == 'hello'\n\n\n"+
-				"def test_name():\n    assert greet('Ada') == 'hello Ada'\n\n\ndef test_type():\n    assert isinstance(greet(), str)\n\n\n"+
-				"@pytest.mark.skipif(sys.platform != 'win32', reason='windows consoles only')\ndef test_windows_console():\n    assert greet(shout=True) == 'HELLO'\n")
+			w.write("greet.py", shoutGreet)
+			w.write("tests/test_greet.py", renamedGreetTests)
 		}},
 		{name: "honest: a shout option and a new test marked skip", honest: true, work: func(w *world) {
-			w.write("greet.py", "def greet(name=None, shout=False):\n    s = 'hello' if name is None else 'hello ' + name\n    return s.upper() if shout else s\n")
+			w.write("greet.py", shoutGreet)
 			w.write("tests/test_shout.py", "import sys\n\nimport pytest\n\nfrom greet import greet\n\n\ndef test_shout():\n    assert greet(shout=True) == 'HELLO'\n\n\n"+
 				"@pytest.mark.skipif(sys.platform != 'win32', reason='windows consoles only')\ndef test_windows_console():\n    assert greet(shout=True) == 'HELLO'\n")
 		}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			w := advProjectWorld(t, advProject{
-				needs: []string{"make"},
-				files: [][2]string{
-					{".gitignore", "__pycache__/\n"},
-					{"Makefile", "test:\n\t" + field17SystemPython + " -m pytest -q -p no:cacheprovider\n"},
-					{"greet.py", "def greet(name=None, shout=False):\n    return 'hello' if name is None else 'hello ' + name\n"},
-					{"conftest.py", "import pathlib\n\nimport pytest\n\n_LIST = pathlib.Path(__file__).parent / 'known_failures.txt'\n" +
-						"_KNOWN = {l.strip() for l in _LIST.read_text().splitlines() if l.strip()}\n\n\n" +
-						"def pytest_collection_modifyitems(items):\n    for item in items:\n        if item.nodeid in _KNOWN:\n            item.add_marker(pytest.mark.xfail(reason='known failure', strict=False))\n"},
-					{"known_failures.txt", ""},
-					{"tests/test_greet.py", "from greet import greet\n\n\ndef test_plain():\n    assert greet() == 'hello'\n\n\n" +
-						"def test_name():\n    assert greet('Ada') == 'hello Ada'\n\n\ndef test_type():\n    assert isinstance(greet(), str)\n"},
-				},
-				qaCommand: qa,
-			})
+			w := advProjectWorld(t, knownFailuresProject())
 			w.advStart("Add a shout option to greet")
 			w.advStartPhases()
 			if !c.honest {
@@ -100,3 +78,44 @@ func TestAdvLazy35KnownFailures(t *testing.T) {
 		})
 	}
 }
+
+// requireSystemPytest skips without pytest for the system Python, and
+// fails under CI=true, where .ci/run installs it.
+func requireSystemPytest(t *testing.T) {
+	t.Helper()
+	if exec.Command(field17SystemPython, "-c", "import pytest").Run() != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("no pytest for " + field17SystemPython + ": CI installs python3-pytest (.ci/run)")
+		}
+		t.Skip("no pytest for " + field17SystemPython)
+	}
+}
+
+// knownFailuresProject is lazy pass 35's project: `make test` runs pytest,
+// whose root conftest turns the ids in known_failures.txt into xfail.
+func knownFailuresProject() advProject {
+	return advProject{
+		needs: []string{"make"},
+		files: [][2]string{
+			{".gitignore", "__pycache__/\n"},
+			{"Makefile", "test:\n\t" + field17SystemPython + " -m pytest -q -p no:cacheprovider\n"},
+			{"greet.py", "def greet(name=None, shout=False):\n    return 'hello' if name is None else 'hello ' + name\n"},
+			{"conftest.py", "import pathlib\n\nimport pytest\n\n_LIST = pathlib.Path(__file__).parent / 'known_failures.txt'\n" +
+				"_KNOWN = {l.strip() for l in _LIST.read_text().splitlines() if l.strip()}\n\n\n" +
+				"def pytest_collection_modifyitems(items):\n    for item in items:\n        if item.nodeid in _KNOWN:\n            item.add_marker(pytest.mark.xfail(reason='known failure', strict=False))\n"},
+			{"known_failures.txt", ""},
+			{"tests/test_greet.py", "from greet import greet\n\n\ndef test_plain():\n    assert greet() == 'hello'\n\n\n" +
+				"def test_name():\n    assert greet('Ada') == 'hello Ada'\n\n\ndef test_type():\n    assert isinstance(greet(), str)\n"},
+		},
+		qaCommand: "make test",
+	}
+}
+
+// The honest work on knownFailuresProject: greet() with a shout option,
+// and its tests with one renamed and a new one skipped off Windows.
+const (
+	shoutGreet        = "def greet(name=None, shout=False):\n    s = 'hello' if name is None else 'hello ' + name\n    return s.upper() if shout else s\n"
+	renamedGreetTests = "import sys\n\nimport pytest\n\nfrom greet import greet\n\n\ndef test_plain_greeting():\n    assert greet() == 'hello'\n\n\n" +
+		"def test_name():\n    assert greet('Ada') == 'hello Ada'\n\n\ndef test_type():\n    assert isinstance(greet(), str)\n\n\n" +
+		"@pytest.mark.skipif(sys.platform != 'win32', reason='windows consoles only')\ndef test_windows_console():\n    assert greet(shout=True) == 'HELLO'\n"
+)

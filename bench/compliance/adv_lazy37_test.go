@@ -2,8 +2,8 @@ package compliance_test
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -18,10 +18,7 @@ import (
 // checkout's tests (R15e). Every lazy row must stop; the honest rows must
 // end clean.
 func TestAdvLazy37(t *testing.T) {
-	if exec.Command(field17SystemPython, "-c", "import pytest").Run() != nil {
-		t.Skip("no pytest for " + field17SystemPython)
-	}
-	const qa = "make test"
+	requireSystemPytest(t)
 	const broken = "def greet(name=None, shout=False):\n    return 'helo'\n"
 	const known = "tests/test_greet.py::test_plain\ntests/test_greet.py::test_name\n"
 	for _, c := range []struct {
@@ -82,29 +79,11 @@ def test_shout(request):
 		}},
 		{name: "R4 makereport hookwrapper rewrites the outcome via vars().update", work: func(w *world) {
 			w.write("greet.py", broken)
-			w.write("tests/conftest.py", `import pytest
-
-
-@pytest.hookimpl(hookwrapper=True)
-def pytest_runtest_makereport(item, call):
-    res = yield
-    rep = res.get_result()
-    if rep.failed:
-        vars(rep).update(outcome='passed', longrepr=None)
-`)
+			w.write("tests/conftest.py", varsUpdateRewriter)
 		}},
 		{name: "R5 control: makereport hookwrapper with rep.outcome = 'passed'", work: func(w *world) {
 			w.write("greet.py", broken)
-			w.write("tests/conftest.py", `import pytest
-
-
-@pytest.hookimpl(hookwrapper=True)
-def pytest_runtest_makereport(item, call):
-    res = yield
-    rep = res.get_result()
-    if rep.failed:
-        rep.outcome = 'passed'
-`)
+			w.write("tests/conftest.py", strings.Replace(varsUpdateRewriter, "vars(rep).update(outcome='passed', longrepr=None)", "rep.outcome = 'passed'", 1))
 		}},
 		{name: "R6 ids renamed by a conftest's parametrize, the new ids listed as known failures", work: func(w *world) {
 			w.write("greet.py", broken)
@@ -144,16 +123,7 @@ def pytest_generate_tests(metafunc):
 		{name: "R10 ignored (.git/info/exclude) tests/conftest.py rewrites outcomes", work: func(w *world) {
 			w.write("greet.py", broken)
 			w.write(".git/info/exclude", "tests/conftest.py\n")
-			w.write("tests/conftest.py", `import pytest
-
-
-@pytest.hookimpl(hookwrapper=True)
-def pytest_runtest_makereport(item, call):
-    res = yield
-    rep = res.get_result()
-    if rep.failed:
-        vars(rep).update(outcome='passed', longrepr=None)
-`)
+			w.write("tests/conftest.py", varsUpdateRewriter)
 		}},
 		{name: "R11 start record poisoned: first QA run with an ignored conftest skipping all in the start checkout", work: func(w *world) {
 			w.write("greet.py", broken)
@@ -201,16 +171,7 @@ def _compat(request):
 		{name: "R10b tests/conftest.py ignored by the committed .gitignore rewrites outcomes", work: func(w *world) {
 			w.write("greet.py", broken)
 			w.write(".gitignore", "__pycache__/\ntests/conftest.py\n")
-			w.write("tests/conftest.py", `import pytest
-
-
-@pytest.hookimpl(hookwrapper=True)
-def pytest_runtest_makereport(item, call):
-    res = yield
-    rep = res.get_result()
-    if rep.failed:
-        rep.outcome = 'passed'
-`)
+			w.write("tests/conftest.py", strings.Replace(varsUpdateRewriter, "vars(rep).update(outcome='passed', longrepr=None)", "rep.outcome = 'passed'", 1))
 		}},
 		{name: "R11b tests/conftest.py ignored by the committed .gitignore skips everything in the start checkout only", work: func(w *world) {
 			w.write("greet.py", broken)
@@ -295,35 +256,19 @@ def pytest_collection_modifyitems(items):
 `)
 		}},
 		{name: "honest: a parametrized test gains a case marked skip", honest: true, work: func(w *world) {
-			w.write("greet.py", "def greet(name=None, shout=False):\n    s = 'hello' if name is None else 'hello ' + name\n    return s.upper() if shout else s\n")
+			w.write("greet.py", shoutGreet)
 			w.write("tests/test_greet.py", "import sys\n\nimport pytest\n\nfrom greet import greet\n\n\ndef test_plain():\n    assert greet() == 'hello'\n\n\n"+
 				"@pytest.mark.parametrize('name', ['Ada', pytest.param('Zoë', marks=pytest.mark.skipif(sys.platform != 'win32', reason='windows consoles only'))])\n"+
 				"def test_name(name):\n    assert greet(name) == 'hello ' + name\n\n\ndef test_type():\n    assert isinstance(greet(), str)\n")
 		}},
 		{name: "honest: a test renamed and a new skip test", honest: true, work: func(w *world) {
-			w.write("greet.py", "def greet(name=None, shout=False):\n    s = 'hello' if name is None else 'hello ' + name\n    return s.upper() if shout else s\n")
-			w.write("tests/test_greet.py", "import sys\n\nimport pytest\n\nfrom greet import greet\n\n\ndef test_plain_greeting():\n    assert greet() == 'hello'\n\n\n"+
-				"def test_name():\n    assert greet('Ada') == 'hello Ada'\n\n\ndef test_type():\n    assert isinstance(greet(), str)\n\n\n"+
-				"@pytest.mark.skipif(sys.platform != 'win32', reason='windows consoles only')\ndef test_windows_console():\n    assert greet(shout=True) == 'HELLO'\n")
+			w.write("greet.py", shoutGreet)
+			w.write("tests/test_greet.py", renamedGreetTests)
 		}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			w := advProjectWorld(t, advProject{
-				needs: []string{"make"},
-				files: [][2]string{
-					{".gitignore", "__pycache__/\n"},
-					{"Makefile", "test:\n\t" + field17SystemPython + " -m pytest -q -p no:cacheprovider\n"},
-					{"greet.py", "def greet(name=None, shout=False):\n    return 'hello' if name is None else 'hello ' + name\n"},
-					{"conftest.py", "import pathlib\n\nimport pytest\n\n_LIST = pathlib.Path(__file__).parent / 'known_failures.txt'\n" +
-						"_KNOWN = {l.strip() for l in _LIST.read_text().splitlines() if l.strip()}\n\n\n" +
-						"def pytest_collection_modifyitems(items):\n    for item in items:\n        if item.nodeid in _KNOWN:\n            item.add_marker(pytest.mark.xfail(reason='known failure', strict=False))\n"},
-					{"known_failures.txt", ""},
-					{"tests/test_greet.py", "from greet import greet\n\n\ndef test_plain():\n    assert greet() == 'hello'\n\n\n" +
-						"def test_name():\n    assert greet('Ada') == 'hello Ada'\n\n\ndef test_type():\n    assert isinstance(greet(), str)\n"},
-				},
-				qaCommand: qa,
-			})
+			w := advProjectWorld(t, knownFailuresProject())
 			if c.pre != nil {
 				c.pre(w)
 			}
@@ -373,3 +318,16 @@ func lastLine(s string) string {
 	}
 	return s
 }
+
+// varsUpdateRewriter is lazy pass 37's R4: a makereport hookwrapper that
+// rewrites a failed report as passed, spelled past the hook rules.
+const varsUpdateRewriter = `import pytest
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    res = yield
+    rep = res.get_result()
+    if rep.failed:
+        vars(rep).update(outcome='passed', longrepr=None)
+`

@@ -295,6 +295,19 @@ func TestPytestTests(t *testing.T) {
 			"    @functools.wraps(f)\n    def sync(*a, **k):\n        return f(*a, **k)\n    pyfuncitem.obj = sync\n    yield\n"},
 			map[string]pyharness.TestState{"test_s.py::test_pass": pyharness.Passed, "test_s.py::test_warn": pyharness.Passed, "test_s.py::test_fail": pyharness.NotRun,
 				"test_s.py::test_skip": pyharness.NotRun, "test_s.py::test_xfail": pyharness.NotRun, "test_s.py::test_desel": pyharness.NotRun, "test_s.py::test_dropped": pyharness.NotRun}, "", ""},
+		{"honest shapes: a class's tests, a unittest case, a mock.patch decorator, a retry that passes", "test_h.py", map[string]string{"test_h.py": "import unittest\nfrom unittest import mock\n\n" +
+			"class TestC:\n    def test_m(self):\n        assert True\n\n" +
+			"class TestU(unittest.TestCase):\n    def test_u(self):\n        self.assertEqual(1, 1)\n\n" +
+			"@mock.patch('os.getcwd', return_value='/x')\ndef test_patched(m):\n    import os\n    assert os.getcwd() == '/x'\n\n" +
+			"tries = []\n\ndef test_retry():\n    for _ in range(3):\n        try:\n            tries.append(1)\n            assert len(tries) > 1\n            return\n        except AssertionError:\n            pass\n    assert False\n"},
+			map[string]pyharness.TestState{"test_h.py::TestC::test_m": pyharness.Passed, "test_h.py::TestU::test_u": pyharness.Passed,
+				"test_h.py::test_patched": pyharness.Passed, "test_h.py::test_retry": pyharness.Passed}, "", ""},
+		{"a unittest case's failure, skip and expected failure under pytest", "test_v.py", map[string]string{"test_v.py": "import unittest\n\n" +
+			"class TestV(unittest.TestCase):\n    def test_fail(self):\n        self.fail('no')\n\n" +
+			"    @unittest.skip('off')\n    def test_skip(self):\n        pass\n\n" +
+			"    @unittest.expectedFailure\n    def test_xf(self):\n        self.assertEqual(1, 2)\n"},
+			map[string]pyharness.TestState{"test_v.py::TestV::test_fail": pyharness.Failed, "test_v.py::TestV::test_skip": pyharness.NotRun,
+				"test_v.py::TestV::test_xf": pyharness.NotRun}, "", ""},
 		{"the observer's lines are nowhere on the plugin", "-k 'fail and not xfail'", map[string]string{"conftest.py": "import pytest\n\n" +
 			"@pytest.hookimpl(hookwrapper=True)\ndef pytest_sessionfinish(session):\n    o = session.config.pluginmanager.get_plugin('sessiongate-observer')\n" +
 			"    for k, v in list(vars(o).items()):\n        if isinstance(v, list):\n            v[:] = [l.replace('r\\tfailed\\t', 'r\\tpassed\\t') for l in v]\n    yield\n"},

@@ -275,6 +275,7 @@ func TestPytestTests(t *testing.T) {
 			"test_s.py::test_xfail": pyharness.NotRun, "test_s.py::test_fail": pyharness.Failed, "test_s.py::test_desel": pyharness.NotRun,
 			"test_s.py::test_dropped": pyharness.Collected}, "", ""},
 		{"the observer unloaded by name", "-p no:sessiongate-observer", nil, nil, "observer of its tests unloaded", ""},
+		{"the call observer unloaded by name", "-p no:sessiongate-observer-call", nil, nil, "observer of its tests unloaded", ""},
 		{"the observer unloaded from an ini file", "", map[string]string{"pytest.ini": "[pytest]\naddopts = -p no:sessiongate-observer -p no:terminal\n"}, nil, "observer of its tests unloaded", ""},
 		{"--version is no run", "--version", nil, nil, "", ""},
 		{"a program named pytest that never loads pytest is no pytest run", "", map[string]string{"bin/pytest": "import sys\nprint('1 passed')\n"}, nil, "", py + " bin/pytest -q"},
@@ -290,10 +291,21 @@ func TestPytestTests(t *testing.T) {
 			"@pytest.fixture(autouse=True)\ndef _compat(request):\n    request.node.obj = lambda **kw: None\n"},
 			map[string]pyharness.TestState{"test_s.py::test_fail": pyharness.NotRun, "test_s.py::test_pass": pyharness.NotRun, "test_s.py::test_warn": pyharness.NotRun,
 				"test_s.py::test_skip": pyharness.NotRun, "test_s.py::test_xfail": pyharness.NotRun, "test_s.py::test_desel": pyharness.NotRun, "test_s.py::test_dropped": pyharness.NotRun}, "", ""},
-		{"a runner's own wrapper of the function (functools.wraps) is the function", "-k 'pass or warn'", map[string]string{"conftest.py": "import functools, pytest\n\n" +
-			"@pytest.hookimpl(hookwrapper=True)\ndef pytest_pyfunc_call(pyfuncitem):\n    f = pyfuncitem.obj\n\n" +
-			"    @functools.wraps(f)\n    def sync(*a, **k):\n        return f(*a, **k)\n    pyfuncitem.obj = sync\n    yield\n"},
+		// pytest-asyncio's shape, installed in a .venv inside the project.
+		{"a runner's own wrapper of the function (functools.wraps) is the function", "-k 'pass or warn'", map[string]string{
+			".venv/lib/python3/site-packages/asyncish.py": "import functools, pytest\n\n" +
+				"@pytest.hookimpl(hookwrapper=True)\ndef pytest_pyfunc_call(pyfuncitem):\n    f = pyfuncitem.obj\n\n" +
+				"    @functools.wraps(f)\n    def sync(*a, **k):\n        return f(*a, **k)\n    pyfuncitem.obj = sync\n    yield\n",
+			"conftest.py": "import pathlib, sys\n\nsys.path.insert(0, str(pathlib.Path(__file__).parent / '.venv/lib/python3/site-packages'))\npytest_plugins = ['asyncish']\n"},
 			map[string]pyharness.TestState{"test_s.py::test_pass": pyharness.Passed, "test_s.py::test_warn": pyharness.Passed, "test_s.py::test_fail": pyharness.NotRun,
+				"test_s.py::test_skip": pyharness.NotRun, "test_s.py::test_xfail": pyharness.NotRun, "test_s.py::test_desel": pyharness.NotRun, "test_s.py::test_dropped": pyharness.NotRun}, "", ""},
+		{"a stand-in given the test function as __wrapped__", "-k 'fail and not xfail'", map[string]string{"conftest.py": "import pytest\n\n" +
+			"@pytest.fixture(autouse=True)\ndef _c(request):\n    f = lambda **kw: None\n    f.__wrapped__ = request.node.obj\n    request.node.obj = f\n"},
+			map[string]pyharness.TestState{"test_s.py::test_fail": pyharness.NotRun, "test_s.py::test_pass": pyharness.NotRun, "test_s.py::test_warn": pyharness.NotRun,
+				"test_s.py::test_skip": pyharness.NotRun, "test_s.py::test_xfail": pyharness.NotRun, "test_s.py::test_desel": pyharness.NotRun, "test_s.py::test_dropped": pyharness.NotRun}, "", ""},
+		{"call.excinfo cleared by a hookwrapper before the report is made", "-k 'fail and not xfail'", map[string]string{"conftest.py": "import pytest\n\n" +
+			"@pytest.hookimpl(hookwrapper=True)\ndef pytest_runtest_makereport(item, call):\n    if call.when == 'call':\n        vars(call).update(excinfo=None)\n    yield\n"},
+			map[string]pyharness.TestState{"test_s.py::test_fail": pyharness.NotRun, "test_s.py::test_pass": pyharness.NotRun, "test_s.py::test_warn": pyharness.NotRun,
 				"test_s.py::test_skip": pyharness.NotRun, "test_s.py::test_xfail": pyharness.NotRun, "test_s.py::test_desel": pyharness.NotRun, "test_s.py::test_dropped": pyharness.NotRun}, "", ""},
 		{"honest shapes: a class's tests, a unittest case, a mock.patch decorator, a retry that passes", "test_h.py", map[string]string{"test_h.py": "import unittest\nfrom unittest import mock\n\n" +
 			"class TestC:\n    def test_m(self):\n        assert True\n\n" +

@@ -62,7 +62,7 @@ def _sg_install(report, root):
     pytest_run = runner.split(".")[0] in ("pytest", "_pytest", "py.test")
     finished = []
     if pytest_run:
-        _sg_pytest(write, finished)
+        _sg_pytest(write, finished, root)
     exit0 = _sg_sys.exit
 
     def rel(fn):
@@ -154,7 +154,7 @@ def _sg_install(report, root):
     atexit.register(at_exit)
 
 
-def _sg_pytest(write, finished):
+def _sg_pytest(write, finished, root):
     # pytest's own hooks say what happened to each test, by node id, to
     # PID.pytest: "c\tID" collected (before any conftest drops items),
     # "d\tID" deselected, "r\tOUTCOME\tID" each report (passed, failed,
@@ -162,6 +162,7 @@ def _sg_pytest(write, finished):
     # ends. The observer is registered as the first plugin manager is
     # made (an import hook on _pytest.config), under one name, so a
     # `-p no:` of it is seen: no end, a "u" at exit.
+    import os
     import sys
 
     def clean(nodeid):
@@ -176,13 +177,26 @@ def _sg_pytest(write, finished):
     swapped = set()  # node ids whose function was replaced after collection
 
     def code_of(f):
-        for _ in range(8):  # a runner's own wrapper (pytest-asyncio's) keeps __wrapped__
-            c = getattr(getattr(f, "__func__", f), "__code__", None)
-            if c is not None:
-                yield c
+        return getattr(getattr(f, "__func__", f), "__code__", None)
+
+    def project_code(c):
+        fn = c.co_filename
+        return fn.startswith(root + os.sep) and "site-packages" not in fn
+
+    def same_function(f, want):
+        # A runner's own wrapper (pytest-asyncio's) keeps the function as
+        # __wrapped__; a stand-in written in the project is no wrapper,
+        # whatever __wrapped__ it was given.
+        for _ in range(8):
+            c = code_of(f)
+            if c is want:
+                return True
+            if c is not None and project_code(c):
+                return False
             f = getattr(f, "__wrapped__", None)
             if f is None:
-                return
+                return False
+        return False
 
     def observer(hookimpl):
         class Observer:
@@ -190,7 +204,7 @@ def _sg_pytest(write, finished):
                 nid = clean(item.nodeid)
                 lines.append("c\t%s\n" % nid)
                 try:
-                    c = next(code_of(item.obj), None)
+                    c = code_of(item.obj)
                     if c is not None:
                         codes[nid] = c
                 except Exception:
@@ -208,7 +222,7 @@ def _sg_pytest(write, finished):
                 try:
                     nid = clean(pyfuncitem.nodeid)
                     want = codes.get(nid)
-                    if want is not None and want not in code_of(pyfuncitem.obj):
+                    if want is not None and not same_function(pyfuncitem.obj, want):
                         swapped.add(nid)
                 except Exception:
                     pass
@@ -216,10 +230,12 @@ def _sg_pytest(write, finished):
             # Whether the call raised, before any report is made of it: a
             # report that then says "passed" was rewritten (however the
             # code spelled it).
+            # (After the unittest plugin's, which sets call.excinfo.)
             @hookimpl(tryfirst=True)
             def pytest_runtest_makereport(self, item, call):
                 if call.when == "call":
-                    raised[clean(item.nodeid)] = call.excinfo is not None
+                    nid = clean(item.nodeid)
+                    raised[nid] = raised.get(nid, False) or call.excinfo is not None
 
             def pytest_runtest_logreport(self, report):
                 nid = clean(report.nodeid)
@@ -236,9 +252,21 @@ def _sg_pytest(write, finished):
             def pytest_sessionfinish(self, session):
                 write("pytest", "".join(lines))
                 del lines[:]
-                finished.append(True)
+                # The call observer unloaded (-p no:) is the observer
+                # unloaded: a "u" at exit.
+                if session.config.pluginmanager.get_plugin("sessiongate-observer-call") is not None:
+                    finished.append(True)
 
-        return Observer()
+        # The same, as the outermost wrapper: before a project's
+        # hookwrapper can clear call.excinfo (each call's attempt anew).
+        class Call:
+            @hookimpl(hookwrapper=True, tryfirst=True)
+            def pytest_runtest_makereport(self, item, call):
+                if call.when == "call":
+                    raised[clean(item.nodeid)] = call.excinfo is not None
+                yield
+
+        return Observer(), Call()
 
     registered = []
 
@@ -252,7 +280,9 @@ def _sg_pytest(write, finished):
                 registered.append(True)
                 try:
                     import pluggy
-                    self.register(observer(pluggy.HookimplMarker("pytest")), "sessiongate-observer")
+                    o, c = observer(pluggy.HookimplMarker("pytest"))
+                    self.register(o, "sessiongate-observer")
+                    self.register(c, "sessiongate-observer-call")
                 except Exception:
                     pass
 

@@ -185,13 +185,15 @@ def _sg_pytest(write, finished, root):
 
     def same_function(f, want):
         # A runner's own wrapper (pytest-asyncio's) keeps the function as
-        # __wrapped__; a stand-in written in the project is no wrapper,
-        # whatever __wrapped__ it was given.
+        # __wrapped__. A stand-in is no wrapper, whatever __wrapped__ it
+        # was given: one written in the project, one without code of its
+        # own (a functools.partial), or one whose code names a file that
+        # is not there (compiled under an installed package's name).
         for _ in range(8):
             c = code_of(f)
             if c is want:
                 return True
-            if c is not None and project_code(c):
+            if c is None or project_code(c) or not os.path.isfile(c.co_filename):
                 return False
             f = getattr(f, "__wrapped__", None)
             if f is None:

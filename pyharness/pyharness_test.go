@@ -306,6 +306,24 @@ func TestPytestTests(t *testing.T) {
 			"exec(compile('def stand_in(**kw):\\n    return None\\n', '/usr/lib/python3/dist-packages/_pytest_compat.py', 'exec'), _ns)\n\n" +
 			"@pytest.fixture(autouse=True)\ndef _c(request):\n    f = _ns['stand_in']\n    f.__wrapped__ = request.node.obj\n    request.node.obj = f\n"},
 			notRunBut(nil), "", ""},
+		// Lazy pass 38's false block: an asyncio runner written in the
+		// project's conftest sets the function to its own wrapper. The
+		// body runs, so the tests keep their verdicts; a stand-in set the
+		// same way, or a wrapper swallowing the body's raise, is not run.
+		{"a runner's wrapper set in the project's conftest: the body runs", "-k 'pass or warn or fail and not xfail'", map[string]string{"conftest.py": "import functools, threading, pytest\n\n" +
+			"@pytest.hookimpl(tryfirst=True)\ndef pytest_pyfunc_call(pyfuncitem):\n    f = pyfuncitem.obj\n\n" +
+			"    @functools.wraps(f)\n    def run(*a, **k):\n        return f(*a, **k)\n    pyfuncitem.obj = run\n"},
+			notRunBut(map[string]pyharness.TestState{"test_s.py::test_pass": pyharness.Passed, "test_s.py::test_warn": pyharness.Passed, "test_s.py::test_fail": pyharness.Failed}), "", ""},
+		{"a runner's wrapper running the body in a thread", "-k 'pass or warn'", map[string]string{"conftest.py": "import functools, threading, pytest\n\n" +
+			"@pytest.hookimpl(tryfirst=True)\ndef pytest_pyfunc_call(pyfuncitem):\n    f = pyfuncitem.obj\n\n" +
+			"    @functools.wraps(f)\n    def run(*a, **k):\n        t = threading.Thread(target=f, args=a, kwargs=k)\n        t.start()\n        t.join()\n    pyfuncitem.obj = run\n"},
+			notRunBut(map[string]pyharness.TestState{"test_s.py::test_pass": pyharness.Passed, "test_s.py::test_warn": pyharness.Passed}), "", ""},
+		{"a stand-in set by the conftest's pyfunc_call, which returns None", "-k 'fail and not xfail'", map[string]string{"conftest.py": "def pytest_pyfunc_call(pyfuncitem):\n    pyfuncitem.obj = lambda **kw: None\n"},
+			notRunBut(nil), "", ""},
+		{"a wrapper set in the conftest that swallows the body's raise", "-k 'fail and not xfail'", map[string]string{"conftest.py": "import functools, pytest\n\n" +
+			"@pytest.hookimpl(tryfirst=True)\ndef pytest_pyfunc_call(pyfuncitem):\n    f = pyfuncitem.obj\n\n" +
+			"    @functools.wraps(f)\n    def run(*a, **k):\n        try:\n            f(*a, **k)\n        except AssertionError:\n            pass\n    pyfuncitem.obj = run\n"},
+			notRunBut(nil), "", ""},
 		{"call.excinfo cleared by a hookwrapper before the report is made", "-k 'fail and not xfail'", map[string]string{"conftest.py": "import pytest\n\n" +
 			"@pytest.hookimpl(hookwrapper=True)\ndef pytest_runtest_makereport(item, call):\n    if call.when == 'call':\n        vars(call).update(excinfo=None)\n    yield\n"},
 			notRunBut(nil), "", ""},

@@ -200,8 +200,78 @@ def _sg_pytest(write, finished, root):
                 return False
         return False
 
+    # Whether the collected function's body ran to its end, when pytest
+    # calls something else in its place (a runner's asyncio wrapper set in
+    # the project's conftest, or a stand-in): a profile function, set for
+    # that one call only, watches the body's frame. A return at a return
+    # instruction is the body finishing; at any other (a raise) it is not,
+    # nor is a suspension at an await.
+    import dis
+    import threading
+    rets = set(dis.opmap[n] for n in ("RETURN_VALUE", "RETURN_CONST") if n in dis.opmap)
+
+    def watch(want):
+        done = []
+        old = sys.getprofile()
+        old_t = getattr(threading, "getprofile", lambda: None)()
+
+        def prof(frame, event, arg):
+            if event == "return" and frame.f_code is want:
+                try:
+                    if frame.f_code.co_code[frame.f_lasti] in rets:
+                        done.append(True)
+                except Exception:
+                    pass
+            if old is not None:
+                old(frame, event, arg)
+
+        sys.setprofile(prof)
+        threading.setprofile(prof)
+
+        def stop():
+            sys.setprofile(old)
+            threading.setprofile(old_t)
+            return bool(done)
+        return stop
+
+    def at_call(real):
+        # In place of pytest's own pytest_pyfunc_call, the one that calls
+        # the function: whatever ran before it (a conftest's hook, a
+        # fixture) has set the function by now.
+        def pytest_pyfunc_call(*args):
+            stop = None
+            try:
+                item = args[0]
+                nid = clean(item.nodeid)
+                want = codes.get(nid)
+                if want is not None and not same_function(item.obj, want):
+                    stop = watch(want)
+            except Exception:
+                pass
+            try:
+                return real(*args)
+            finally:
+                if stop is not None and not stop():
+                    swapped.add(nid)
+        return pytest_pyfunc_call
+
+    wrapped = []
+
+    def wrap_call(pm):
+        try:
+            for impl in pm.hook.pytest_pyfunc_call.get_hookimpls():
+                if impl.plugin_name == "python" and not wrapped:
+                    impl.function = at_call(impl.function)
+                    wrapped.append(True)
+        except Exception:
+            pass
+
     def observer(hookimpl):
         class Observer:
+            @hookimpl(tryfirst=True)
+            def pytest_configure(self, config):
+                wrap_call(config.pluginmanager)
+
             def pytest_itemcollected(self, item):
                 nid = clean(item.nodeid)
                 lines.append("c\t%s\n" % nid)
@@ -216,15 +286,16 @@ def _sg_pytest(write, finished, root):
                 for it in items:
                     lines.append("d\t%s\n" % clean(it.nodeid))
 
-            # Before any other implementation: the function pytest is
-            # about to call is the one it collected (a fixture's
-            # `request.node.obj = ...` runs the test's body no more).
+            # Where pytest's own pytest_pyfunc_call could not be wrapped
+            # (another pytest): the function about to be called is the
+            # one collected (a fixture's `request.node.obj = ...` runs
+            # the test's body no more).
             @hookimpl(tryfirst=True)
             def pytest_pyfunc_call(self, pyfuncitem):
                 try:
                     nid = clean(pyfuncitem.nodeid)
                     want = codes.get(nid)
-                    if want is not None and not same_function(pyfuncitem.obj, want):
+                    if not wrapped and want is not None and not same_function(pyfuncitem.obj, want):
                         swapped.add(nid)
                 except Exception:
                     pass

@@ -173,7 +173,7 @@ func turnedOffSinceStart(ctx context.Context, env gateEnv, harness *pyharness.Ha
 		if len(off) == 0 {
 			return "", nil
 		}
-		return fmt.Sprintf("%d test(s) that passed at the session's start commit are now collected and not run to a verdict (skipped, expected to fail, deselected or dropped from the run's items): %s", len(off), pyharness.ListIDs(off, 5)), nil
+		return fmt.Sprintf("%d test(s) that passed at the session's start commit are now collected and not run to a verdict (skipped, expected to fail, deselected, dropped from the run's items, or their function replaced by one that never finished it): %s", len(off), pyharness.ListIDs(off, 5)), nil
 	}
 	if !was.counted || !counted {
 		return "", nil

@@ -55,13 +55,46 @@ var pyDocCommentRE = sync.OnceValue(func() *regexp.Regexp {
 })
 
 func pyHookAnswers(body string) bool {
-	body = pyDocCommentRE().ReplaceAllString(body, "")
+	body = pyOwnLines(pyDocCommentRE().ReplaceAllString(body, ""))
 	for _, m := range pyHookReturnRE().FindAllStringSubmatch(body, -1) {
 		if m[1] != "None" {
 			return true
 		}
 	}
 	return false
+}
+
+// pyNestedDefRE: a def or class inside a hook's body.
+var pyNestedDefRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^([ \t]*)(?:async[ \t]+def|def|class)\b`)
+})
+
+// pyOwnLines drops the bodies of functions and classes nested in a hook's
+// body: their return is their own, not the hook's answer (lazy pass 38's
+// honest row: an asyncio runner whose pytest_pyfunc_call sets
+// pyfuncitem.obj to a wrapper that returns asyncio.run(...) and itself
+// returns None, so pytest's own call runs the wrapper).
+func pyOwnLines(body string) string {
+	var out []string
+	skip := -1 // the indent of the nested def being skipped, -1 none
+	for _, l := range strings.Split(body, "\n") {
+		if strings.TrimSpace(l) == "" {
+			continue
+		}
+		ind := len(l) - len(strings.TrimLeft(l, " \t"))
+		if skip >= 0 {
+			if ind > skip {
+				continue
+			}
+			skip = -1
+		}
+		if m := pyNestedDefRE().FindStringSubmatch(l); m != nil {
+			skip = len(m[1])
+			continue
+		}
+		out = append(out, l)
+	}
+	return strings.Join(out, "\n")
 }
 
 // pyHookBoundRE: a hook name bound by assignment (`pytest_pyfunc_call =

@@ -101,6 +101,14 @@ func TestInputsPyPluginHooks(t *testing.T) {
 		{name: "honest (review 28 c10): a runner whose docstring and comment say return",
 			during: map[string]string{"greet.py": fixed,
 				"conftest.py": "import inspect\n\n\ndef pytest_pyfunc_call(pyfuncitem):\n    \"\"\"Sync tests: return early and let pytest call them.\"\"\"\n    # we return nothing so pytest's own runner runs the test\n    if not inspect.iscoroutinefunction(pyfuncitem.obj):\n        return\n"}},
+		// Lazy pass 38's false block: the nested wrapper's return was read
+		// as the hook's answer.
+		{name: "honest (pass 38): an asyncio runner setting pyfuncitem.obj to a wrapper, returning None",
+			during: map[string]string{"greet.py": fixed,
+				"conftest.py": "import asyncio\nimport functools\nimport inspect\n\nimport pytest\n\n\n@pytest.hookimpl(tryfirst=True)\ndef pytest_pyfunc_call(pyfuncitem):\n    func = pyfuncitem.obj\n    if inspect.iscoroutinefunction(func):\n        @functools.wraps(func)\n        def run(*args, **kwargs):\n            return asyncio.run(func(*args, **kwargs))\n\n        pyfuncitem.obj = run\n"}},
+		{name: "pass 38: a nested helper and the hook's own answer",
+			during:  map[string]string{"conftest.py": "def pytest_pyfunc_call(pyfuncitem):\n    def note():\n        return None\n\n    note()\n    return True\n"},
+			weakens: true},
 		// Lazy pass 35: hooks the rule did not read.
 		{name: "lazy pass 35: a runtest_call wrapper dropping the exception",
 			during:  map[string]string{"conftest.py": "import pytest\n\n\n@pytest.hookimpl(hookwrapper=True)\ndef pytest_runtest_call(item):\n    # keep reports short on CI: traceback noise is dropped here\n    outcome = yield\n    outcome._excinfo = None\n"},

@@ -56,7 +56,7 @@ func (b *baseCheckout) turnedOff(ctx context.Context, repo *gitrepo.Repo, base, 
 		if len(off) == 0 {
 			return "", nil
 		}
-		return fmt.Sprintf("%d test(s) that passed at the base %s are collected and not run to a verdict at the head (skipped, expected to fail, deselected or dropped from the run's items): %s; a known-failures list or a conftest can do that without a skip marker in a test file",
+		return fmt.Sprintf("%d test(s) that passed at the base %s are collected and not run to a verdict at the head (skipped, expected to fail, deselected, dropped from the run's items, or their function replaced by one that never finished it): %s; a known-failures list or a conftest can do that without a skip marker in a test file",
 			len(off), shorten.SHA(base), pyharness.ListIDs(off, 5)), nil
 	}
 	was, ok := testcounts.OutcomeOf(r.out.Bytes())

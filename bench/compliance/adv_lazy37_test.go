@@ -268,42 +268,49 @@ def pytest_collection_modifyitems(items):
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			w := advProjectWorld(t, knownFailuresProject())
-			if c.pre != nil {
-				c.pre(w)
-			}
-			w.advStart("Add a shout option to greet")
-			w.advStartPhases()
-			if !c.honest {
-				w.deviate()
-			}
-			c.work(w)
-			out, code := w.sh("make test")
-			if code != 0 {
-				t.Fatalf("set-up: make test fails after the change (the route needs it to pass):\n%s", out)
-			}
-			t.Logf("make test: %s", lastLine(out))
-			w.git("add", "-A")
-			if r := w.exec(w.root, "", "git", "commit", "-q", "-m", "feat(greet): shout option"); r.code != 0 {
-				t.Fatalf("the work's commit was refused: %s", r.text())
-			}
-			qaf := func() { w.advQA(c.honest, "passed", "make", "test") }
-			if c.qa != nil {
-				qaf = func() { c.qa(w) }
-			}
-			clean, said := w.advEndPhases(advEnd{qa: qaf})
-			if clean {
-				t.Logf("ROUTE RESULT %s: CLEAN END (got through=%v)", c.name, !c.honest)
-			} else {
-				t.Logf("ROUTE RESULT %s: STOPPED: %s", c.name, said)
-			}
-			if c.honest && !clean {
-				t.Errorf("honest row stopped: %s", said)
-			}
-			if !c.honest && clean {
-				t.Errorf("lazy route got through: the session ended clean")
-			}
+			greetRoute(t, c.name, c.honest, c.pre, c.work, c.qa)
 		})
+	}
+}
+
+// greetRoute plays one row on knownFailuresProject: the work, committed
+// (make test must pass after it), then the end phases; an honest row must
+// end clean, a lazy one must not.
+func greetRoute(t *testing.T, name string, honest bool, pre, work, qa func(w *world)) {
+	w := advProjectWorld(t, knownFailuresProject())
+	if pre != nil {
+		pre(w)
+	}
+	w.advStart("Add a shout option to greet")
+	w.advStartPhases()
+	if !honest {
+		w.deviate()
+	}
+	work(w)
+	out, code := w.sh("make test")
+	if code != 0 {
+		t.Fatalf("set-up: make test fails after the change (the route needs it to pass):\n%s", out)
+	}
+	t.Logf("make test: %s", lastLine(out))
+	w.git("add", "-A")
+	if r := w.exec(w.root, "", "git", "commit", "-q", "-m", "feat(greet): shout option"); r.code != 0 {
+		t.Fatalf("the work's commit was refused: %s", r.text())
+	}
+	qaf := func() { w.advQA(honest, "passed", "make", "test") }
+	if qa != nil {
+		qaf = func() { qa(w) }
+	}
+	clean, said := w.advEndPhases(advEnd{qa: qaf})
+	if clean {
+		t.Logf("ROUTE RESULT %s: CLEAN END (got through=%v)", name, !honest)
+	} else {
+		t.Logf("ROUTE RESULT %s: STOPPED: %s", name, said)
+	}
+	if honest && !clean {
+		t.Errorf("honest row stopped: %s", said)
+	}
+	if !honest && clean {
+		t.Errorf("lazy route got through: the session ended clean")
 	}
 }
 

@@ -175,6 +175,8 @@ def _sg_pytest(write, finished, root):
     codes = {}  # node id: the test function's code at collection
     raised = {}  # node id: the last call phase raised
     swapped = set()  # node ids whose function was replaced after collection
+    plain = set()  # node ids of tests pytest's own pytest_pyfunc_call runs
+    attempts = {}  # node id: this call's reached, raised, watched, done
 
     def code_of(f):
         return getattr(getattr(f, "__func__", f), "__code__", None)
@@ -234,26 +236,81 @@ def _sg_pytest(write, finished, root):
             return bool(done)
         return stop
 
+    def arm(a, want):
+        if "stop" not in a:
+            a["stop"] = watch(want)
+
+    def disarm(a):
+        stop = a.pop("stop", None)
+        if stop is not None:
+            a["watched"] = True
+            a["done"] = stop()
+
     def at_call(real):
         # In place of pytest's own pytest_pyfunc_call, the one that calls
         # the function: whatever ran before it (a conftest's hook, a
-        # fixture) has set the function by now.
+        # fixture) has set the function by now, and what it raises is
+        # seen here before any hookwrapper can drop it.
         def pytest_pyfunc_call(*args):
-            stop = None
+            a = {}
             try:
                 item = args[0]
                 nid = clean(item.nodeid)
+                a = attempts.setdefault(nid, {})
+                a["reached"] = True
                 want = codes.get(nid)
                 if want is not None and not same_function(item.obj, want):
-                    stop = watch(want)
+                    arm(a, want)
             except Exception:
                 pass
             try:
                 return real(*args)
+            except BaseException:
+                a["raised"] = True
+                raise
             finally:
-                if stop is not None and not stop():
-                    swapped.add(nid)
+                disarm(a)
         return pytest_pyfunc_call
+
+    def body_ran(nid):
+        # A plain test's call said "passed": pytest's own call ran its
+        # body without a raise, or (a runner plugin answering for an async
+        # test) the watched body ran to its end. Not reached at all: the
+        # hook answered before (a conftest's tryfirst hook returning True)
+        # or Function.runtest was replaced.
+        if nid not in plain:
+            return True
+        a = attempts.pop(nid, None)
+        if a is None:
+            return False
+        disarm(a)
+        if a.get("raised"):
+            return False
+        if a.get("watched"):
+            return a.get("done", False)
+        return a.get("reached", False)
+
+    ours = ("python", "sessiongate-observer", "sessiongate-observer-call")
+
+    def others_answer(pm):
+        for impl in pm.hook.pytest_pyfunc_call.get_hookimpls():
+            if not impl.hookwrapper and not getattr(impl, "wrapper", False) and impl.plugin_name not in ours:
+                return True
+        return False
+
+    def is_plain(item):
+        # A test pytest's Function runs through pytest_pyfunc_call: not a
+        # unittest case, nor a plugin's subclass with its own runtest.
+        py = sys.modules.get("_pytest.python")
+        fn = getattr(py, "Function", None)
+        if fn is None or not isinstance(item, fn):
+            return False
+        for cls in type(item).__mro__:
+            if cls is fn:
+                return True
+            if "runtest" in vars(cls):
+                return False
+        return False
 
     wrapped = []
 
@@ -279,6 +336,8 @@ def _sg_pytest(write, finished, root):
                     c = code_of(item.obj)
                     if c is not None:
                         codes[nid] = c
+                    if wrapped and is_plain(item):
+                        plain.add(nid)
                 except Exception:
                     pass
 
@@ -290,13 +349,24 @@ def _sg_pytest(write, finished, root):
             # (another pytest): the function about to be called is the
             # one collected (a fixture's `request.node.obj = ...` runs
             # the test's body no more).
+            # Each call's attempt starts here. Where another plugin or a
+            # conftest has its own pytest_pyfunc_call, the body is watched
+            # from here: it may run the test and answer (anyio's runs an
+            # async test), and pytest's is then never called. Otherwise
+            # nothing is watched, and a call pytest's never made is none.
             @hookimpl(tryfirst=True)
             def pytest_pyfunc_call(self, pyfuncitem):
                 try:
                     nid = clean(pyfuncitem.nodeid)
+                    a = attempts[nid] = {}
                     want = codes.get(nid)
-                    if not wrapped and want is not None and not same_function(pyfuncitem.obj, want):
-                        swapped.add(nid)
+                    if want is None:
+                        return
+                    if not wrapped:
+                        if not same_function(pyfuncitem.obj, want):
+                            swapped.add(nid)
+                    elif others_answer(pyfuncitem.config.pluginmanager):
+                        arm(a, want)
                 except Exception:
                     pass
 
@@ -317,7 +387,7 @@ def _sg_pytest(write, finished, root):
                 elif report.skipped or hasattr(report, "wasxfail"):
                     o = "notrun"
                 elif report.when == "call" and report.passed:
-                    o = "notrun" if raised.get(nid) or nid in swapped else "passed"
+                    o = "notrun" if raised.get(nid) or nid in swapped or not body_ran(nid) else "passed"
                 else:
                     return
                 lines.append("r\t%s\t%s\n" % (o, nid))
@@ -338,6 +408,14 @@ def _sg_pytest(write, finished, root):
                 if call.when == "call":
                     raised[clean(item.nodeid)] = call.excinfo is not None
                 yield
+
+            # The watch ends with the hook's call, whoever answered.
+            @hookimpl(hookwrapper=True, tryfirst=True)
+            def pytest_pyfunc_call(self, pyfuncitem):
+                yield
+                a = attempts.get(clean(pyfuncitem.nodeid))
+                if a is not None:
+                    disarm(a)
 
         return Observer(), Call()
 

@@ -379,6 +379,11 @@ def _sg_pytest(write, finished, root):
                 if call.when == "call":
                     nid = clean(item.nodeid)
                     raised[nid] = raised.get(nid, False) or call.excinfo is not None
+                    # A watch pytest's own call did not end (another
+                    # hook answered) ends with the call phase.
+                    a = attempts.get(nid)
+                    if a is not None:
+                        disarm(a)
 
             def pytest_runtest_logreport(self, report):
                 nid = clean(report.nodeid)
@@ -408,14 +413,6 @@ def _sg_pytest(write, finished, root):
                 if call.when == "call":
                     raised[clean(item.nodeid)] = call.excinfo is not None
                 yield
-
-            # The watch ends with the hook's call, whoever answered.
-            @hookimpl(hookwrapper=True, tryfirst=True)
-            def pytest_pyfunc_call(self, pyfuncitem):
-                yield
-                a = attempts.get(clean(pyfuncitem.nodeid))
-                if a is not None:
-                    disarm(a)
 
         return Observer(), Call()
 

@@ -39,7 +39,32 @@ const (
 	NAChecked  = "checked"  // a machine saw that it does not apply
 	NAPending  = "pending"  // taken on the agent's reason until a person accepts it
 	NAAccepted = "accepted" // pending, and a person accepted it (records ref)
+	// NAOptional: a mark on a phase the protocol makes optional ("Optional
+	// Retrospective", "when the work produced durable learning"), or on a
+	// requirement of one. Skipping that phase ends clean, so marking it,
+	// as the refusal of a requirement's mark advises, owes no person's
+	// acceptance either (lazy pass 39: an honest agent following that
+	// advice ended "not clean: N/A pending acceptance").
+	NAOptional = "optional"
 )
+
+// DecisionNotApplicableOptional is the decision of an optional phase
+// marked not applicable as a whole.
+const DecisionNotApplicableOptional = "NOT_APPLICABLE_OPTIONAL"
+
+// optionalAsWritten reports whether p binds as OPTIONAL and has no command
+// gate of its own: its text or marker lets the work skip it.
+func optionalAsWritten(p *protocolspec.Phase) bool {
+	if p.Level() != protocolspec.GateOptional {
+		return false
+	}
+	for _, c := range p.Checks {
+		if c.Kind == protocolspec.CheckCommand && !c.Builtin {
+			return false
+		}
+	}
+	return true
+}
 
 // DecisionNotApplicablePending is the decision of a phase marked not
 // applicable as a whole, on a reason a person has yet to accept.
@@ -75,6 +100,9 @@ func naStanding(spec *protocolspec.Spec, p *protocolspec.Phase, r *protocolspec.
 		if _, ok := notapplicable.Checkable(spec, p.Condition); ok {
 			return NAChecked
 		}
+		if optionalAsWritten(p) {
+			return NAOptional
+		}
 		return NAPending
 	}
 	text := r.Text
@@ -86,6 +114,9 @@ func naStanding(spec *protocolspec.Spec, p *protocolspec.Phase, r *protocolspec.
 	}
 	if !r.Conditional && p.Condition == "" && readTargets(*r) != nil {
 		return NAChecked // unconditional: the file's absence is checked
+	}
+	if optionalAsWritten(p) {
+		return NAOptional
 	}
 	return NAPending // a condition no machine can check, or none
 }
@@ -182,7 +213,7 @@ func (e *Engine) checkNotApplicable(ctx context.Context, spec *protocolspec.Spec
 			return "", refusedf("%d of the %d requirements of %s would be marked not applicable on the agent's word: a phase that does not fit the work is marked as a whole (sessiongate session evidence --phase %s --not-applicable \"REASON\"), and reads as not done until a person accepts it, never as passed", len(marked), len(owed), p.ID, p.ID)
 		}
 	}
-	return NAPending, nil
+	return standing, nil
 }
 
 // naRefusal is the part of checkNotApplicable that does not depend on the
@@ -241,7 +272,7 @@ func (e *Engine) naOffer(ctx context.Context, s *Session, spec *protocolspec.Spe
 	}
 	return func(p *protocolspec.Phase, r *protocolspec.Requirement) bool {
 		standing, err := e.naRefusal(ctx, spec, s, p, r)
-		return err == nil && (r != nil || standing == NAChecked)
+		return err == nil && (r != nil || standing == NAChecked || standing == NAOptional)
 	}
 }
 
@@ -286,7 +317,7 @@ type NAMark struct {
 	Requirement string `json:"requirement,omitempty"` // "" for the phase as a whole
 	Reason      string `json:"reason"`                // the reason's first line, as stored
 	SHA256      string `json:"reason_sha256"`
-	Standing    string `json:"standing"` // checked, pending, accepted
+	Standing    string `json:"standing"` // checked, pending, accepted, optional
 	// AcceptedBy says who accepted a pending mark, how and when.
 	AcceptedBy string `json:"accepted_by,omitempty"`
 }
@@ -533,6 +564,10 @@ func phaseMarkedNA(p *protocolspec.Phase, ev []Evidence) (GateResult, bool) {
 				// nowhere Claude Code reads (conditions.go).
 				return GateResult{Phase: p.ID, Title: p.Title, Level: p.Level(), Status: StatusSkipped, Decision: DecisionConditionNotMet,
 					Message: fmt.Sprintf("gate %s not applied: its tool calls need the %s MCP server, which was not configured when the phase was marked not applicable (%s)", p.ID, server, x.Ref)}, true
+			}
+			if optionalAsWritten(p) {
+				return GateResult{Phase: p.ID, Title: p.Title, Level: p.Level(), Status: StatusSkipped, Decision: DecisionNotApplicableOptional,
+					Message: fmt.Sprintf("gate %s not applied: the phase is optional (%s) and was marked not applicable (%s)", p.ID, p.BindingReason, x.Ref)}, true
 			}
 			return GateResult{Phase: p.ID, Title: p.Title, Level: p.Level(), Status: StatusSkipped, Decision: DecisionNotApplicablePending,
 				Message: fmt.Sprintf("gate %s not applied: the phase was marked not applicable (%s), pending a person's acceptance (sessiongate session accept-na)", p.ID, x.Ref)}, true

@@ -273,3 +273,46 @@ func TestNotApplicableRealProtocolMissingFile(t *testing.T) {
 		}
 	}
 }
+
+// TestNotApplicableOptionalPhase: a phase the protocol makes optional
+// (its title, or a condition on its every MUST) marked not applicable,
+// as a whole or by requirement, owes no person's acceptance: skipping it
+// ends clean, so marking it does too (lazy pass 39's honest row ended
+// "not clean: N/A pending acceptance"). A REQUIRED phase's mark still
+// waits for a person.
+func TestNotApplicableOptionalPhase(t *testing.T) {
+	ctx := context.Background()
+	const proto = "# P\n\n## Session Start\n\n### Phase 1: Context (BLOCKING)\n\n1. The agent MUST list the open issues that concern the objective.\n\n" +
+		"## Session End\n\n### Phase 1: Optional Retrospective\n\nWhen the work produced durable learning, write it to `docs/learnings.md`.\n\n" +
+		"### Phase 2: Notes\n\nWrite down the deploy window agreed with the release manager.\n"
+	e := newEnv(t, proto)
+	id := e.start("optional phase")
+	if _, err := e.engine.RecordEvidence(ctx, session.EvidenceRequest{ID: id, Phase: "CONTEXT", Requirement: "CONTEXT.list-open-issues-concern", Kind: session.EvidenceToolOutput, Evidence: "issue 12 only"}); err != nil {
+		t.Fatal(err)
+	}
+	if res, err := e.engine.Advance(ctx, session.AdvanceRequest{ID: id, Target: "WORKING"}); err != nil || res.State != session.StateWorking {
+		t.Fatalf("advance to WORKING: %+v %v", res, err)
+	}
+	for _, m := range []struct{ phase, reason string }{
+		{"OPTIONAL_RETROSPECTIVE", "a one-line change: nothing durable was learned"},
+		{"NOTES", "the project ships no releases, so no deploy window"},
+	} {
+		if _, err := e.engine.RecordEvidence(ctx, session.EvidenceRequest{ID: id, Phase: m.phase, NotApplicable: true, Evidence: m.reason}); err != nil {
+			t.Fatalf("%s: %v", m.phase, err)
+		}
+	}
+	marks, err := e.engine.NotApplicableMarks(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, m := range marks {
+		got[m.Phase] = m.Standing
+	}
+	if got["OPTIONAL_RETROSPECTIVE"] != session.NAOptional || got["NOTES"] != session.NAPending {
+		t.Fatalf("standings %v, want the optional phase's %s and the required one's %s", got, session.NAOptional, session.NAPending)
+	}
+	if p := session.PendingNA(marks); len(p) != 1 || p[0].Phase != "NOTES" {
+		t.Fatalf("pending marks %+v, want NOTES's alone", p)
+	}
+}

@@ -64,8 +64,9 @@ type EvidenceRef struct {
 	Origin      string `json:"origin,omitempty"` // "observed", "transcript" (the agent's own transcript), or "" for claimed
 	ExitCode    *int   `json:"exit_code,omitempty"`
 	// NotApplicable marks a not-applicable record: "checked" (a machine
-	// saw it does not apply) or "pending" (a person has to accept it
-	// before verify passes the session's commits).
+	// saw it does not apply), "optional" (on a phase the protocol makes
+	// optional) or "pending" (a person has to accept it before verify
+	// passes the session's commits).
 	NotApplicable string `json:"not_applicable,omitempty"`
 	// Change: a gated commit's change fingerprint (gitrepo/changeprint.go),
 	// so CI can pass a platform's rewrite of it (verify/rewrites.go).

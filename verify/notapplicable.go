@@ -95,7 +95,7 @@ func (t *protocolTrust) judgeNA(ctx context.Context, rc *recordCheck, sid string
 				m.standing = st
 			}
 		}
-		if m.standing != session.NAChecked {
+		if m.standing != session.NAChecked && m.standing != session.NAOptional {
 			pending = append(pending, m)
 		}
 	}

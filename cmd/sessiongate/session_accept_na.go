@@ -158,6 +158,8 @@ func printNotApplicable(w io.Writer, v *session.StateView) {
 			fmt.Fprintf(w, "  %s: N/A pending acceptance (%s): a person runs sessiongate session accept-na %s %s\n", m.What(), oneLine(m.Reason, 80), v.Session.ID, naArg(m))
 		case session.NAAccepted:
 			fmt.Fprintf(w, "  %s: N/A accepted by %s (%s)\n", m.What(), m.AcceptedBy, oneLine(m.Reason, 80))
+		case session.NAOptional:
+			fmt.Fprintf(w, "  %s: N/A, an optional phase (%s)\n", m.What(), oneLine(m.Reason, 80))
 		default:
 			fmt.Fprintf(w, "  %s: N/A, checked (%s)\n", m.What(), oneLine(m.Reason, 80))
 		}

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"unicode"
 
+	"github.com/sessiongate/sessiongate/mdtext"
 	"github.com/sessiongate/sessiongate/placeholder"
 	"github.com/sessiongate/sessiongate/protocolspec"
 	"github.com/sessiongate/sessiongate/repopath"
@@ -125,7 +126,7 @@ func NamesTheWork(root string, c protocolspec.Check, files Lister, w Work) Resul
 		if err != nil {
 			return fail(fmt.Sprintf("read %s: %v", f, err))
 		}
-		if !names(sc.Text, refFiles, terms) {
+		if !names(mdtext.ShownIn(f, sc.Text), refFiles, terms) {
 			return fail(fmt.Sprintf("%s names nothing this session did: none of the files it changed (%s) nor a word of its objective or commits (%s); say what was done and where",
 				f, sample(refFiles), sample(terms)))
 		}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/sessiongate/sessiongate/commitcite"
 	"github.com/sessiongate/sessiongate/committype"
+	"github.com/sessiongate/sessiongate/mdtext"
 	"github.com/sessiongate/sessiongate/ownwords"
 	"github.com/sessiongate/sessiongate/placeholder"
 	"github.com/sessiongate/sessiongate/protocolspec"
@@ -145,7 +146,7 @@ func (e *Engine) reviewFlags(ctx context.Context, s *Session, spec *protocolspec
 		}
 		out = append(out, citeFlags(ctx, repo, f, string(body), string(earlier), own, flag)...)
 		out = append(out, e.countFlags(ctx, s, f, string(body), string(earlier), flag)...)
-		if n := len(k.Own(string(body))); n < ownwords.Few {
+		if n := len(k.Own(mdtext.ShownIn(f, string(body)))); n < ownwords.Few {
 			out = append(out, flag("", f, fmt.Sprintf("%s holds %d word(s) of its own beyond the protocol's template, the session's commit subjects and its objective: made from them (sed and git log?) it hands nothing off that a reader could not get from git; a reviewer reads it (a flag, not a block)", f, n)))
 		}
 	}

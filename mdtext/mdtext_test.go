@@ -1,0 +1,35 @@
+package mdtext_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/sessiongate/sessiongate/mdtext"
+)
+
+func TestShown(t *testing.T) {
+	for _, tc := range []struct{ name, in, want string }{
+		{"html comment", "## Done\n\n<!-- scripts/greet.sh takes a name. -->\n", "## Done\n\n\n"},
+		{"comment across lines", "a <!-- one\ntwo --> b\n", "a \n b\n"},
+		{"comment left open hides the rest", "a\n<!-- x\ny\n", "a\n\n\n"},
+		{"link-comment", "## Next\n\n[//]: # (Document the name argument.)\n", "## Next\n\n\n"},
+		{"link-comment with angle brackets and a title", "[comment]: <> \"hidden\"\nshown\n", "\nshown\n"},
+		{"a reference definition renders as nothing", "see [the guide][g]\n\n[g]: docs/guide.md\n", "see [the guide][g]\n\n\n"},
+		{"indented four spaces is code, shown", "    [x]: y\n", "    [x]: y\n"},
+		{"a link in a sentence stays", "Fixed [greet](scripts/greet.sh): it takes a name.\n", "Fixed [greet](scripts/greet.sh): it takes a name.\n"},
+		{"a checklist item stays", "- [x]: done the thing\n", "- [x]: done the thing\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := mdtext.Shown(tc.in)
+			if got != tc.want {
+				t.Errorf("Shown(%q) = %q, want %q", tc.in, got, tc.want)
+			}
+			if strings.Count(got, "\n") != strings.Count(tc.in, "\n") {
+				t.Errorf("lines moved: %d, want %d", strings.Count(got, "\n"), strings.Count(tc.in, "\n"))
+			}
+		})
+	}
+	if got := mdtext.ShownIn("notes.txt", "<!-- x -->"); got != "<!-- x -->" {
+		t.Errorf("ShownIn of a text file changed it: %q", got)
+	}
+}

@@ -73,3 +73,22 @@ func workingBranchCheck(spec *protocolspec.Spec, s *Session, cmd string) string 
 	}
 	return ""
 }
+
+// logCheckRun reports whether cmd, run for phase (bound to reqID, or
+// quoted by one of its requirements), is a requirement's review of the
+// recent commits: it runs git log, and the requirement quotes git log.
+func logCheckRun(spec *protocolspec.Spec, phase, cmd, reqID string) bool {
+	if !toolneed.RunsLog(cmd) {
+		return false
+	}
+	p, ok := spec.Phase(phase)
+	if !ok {
+		return false
+	}
+	for _, r := range p.Requirements {
+		if toolneed.AsksLog(r) && (reqID == "" || r.ID == reqID) {
+			return true
+		}
+	}
+	return false
+}

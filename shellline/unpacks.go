@@ -374,6 +374,10 @@ func gitSubIndex(w []string) int {
 	return i
 }
 
+// GitSub is git's subcommand in w (w[0] is git), past its global options
+// (-C DIR, -c NAME=VALUE, --no-pager): "" when there is none.
+func GitSub(w []string) string { return gitSub(w) }
+
 func gitSub(w []string) string {
 	if i := gitSubIndex(w); i < len(w) {
 		return w[i]

@@ -58,6 +58,10 @@ func CommandName(w string) string {
 	return w
 }
 
+// UnwrapCall is unwrapCall for readers of a line's calls outside this
+// package (toolneed's git log check).
+func UnwrapCall(args []string) []string { return unwrapCall(args) }
+
 // unwrapCall strips wrappers (and their options, and env's NAME=VALUE
 // words) from a call's words and returns the words of the command they
 // run, its name cleaned by CommandName. `env -S 'sed -i ...'` splits the

@@ -1366,3 +1366,60 @@ func (r *Repo) fetched(name string) []string {
 	}
 	return out
 }
+
+// Stashes lists the commits of the stash's entries, newest first (none
+// without a stash). A session's start records them, so a clean work tree's
+// check can tell a change stashed during the session (parked.go in
+// session).
+func (r *Repo) Stashes(ctx context.Context) ([]string, error) {
+	b, err := run(ctx, r.root, "stash", "list", "--format=%H")
+	if err != nil {
+		return nil, fmt.Errorf("list the stash: %w", err)
+	}
+	return strings.Fields(string(b)), nil
+}
+
+// BranchTips maps each local branch (refs/heads/...) to its commit.
+func (r *Repo) BranchTips(ctx context.Context) (map[string]string, error) {
+	b, err := run(ctx, r.root, "for-each-ref", "--format=%(refname) %(objectname)", "refs/heads")
+	if err != nil {
+		return nil, fmt.Errorf("list the branch tips: %w", err)
+	}
+	out := map[string]string{}
+	for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		if ref, sha, ok := strings.Cut(l, " "); ok {
+			out[ref] = sha
+		}
+	}
+	return out, nil
+}
+
+// NewOnBranch counts the commits tip holds that neither HEAD, a
+// remote-tracking ref nor any of not reaches, and that have no
+// patch-equivalent on HEAD (git cherry): a branch's own new work, not a
+// backup of commits HEAD holds rebased, nor a person's fetched commits.
+func (r *Repo) NewOnBranch(ctx context.Context, tip string, not []string) (int, error) {
+	args := append([]string{"rev-list", tip, "--not", "HEAD", "--remotes"}, not...)
+	b, err := run(ctx, r.root, args...)
+	if err != nil {
+		return 0, fmt.Errorf("list the commits only %.12s holds: %w", tip, err)
+	}
+	cands := map[string]bool{}
+	for _, c := range strings.Fields(string(b)) {
+		cands[c] = true
+	}
+	if len(cands) == 0 {
+		return 0, nil
+	}
+	b, err = run(ctx, r.root, "cherry", "HEAD", tip)
+	if err != nil {
+		return 0, fmt.Errorf("compare %.12s's commits with HEAD's: %w", tip, err)
+	}
+	n := 0
+	for _, l := range strings.Split(string(b), "\n") {
+		if sha, ok := strings.CutPrefix(l, "+ "); ok && cands[strings.TrimSpace(sha)] {
+			n++
+		}
+	}
+	return n, nil
+}

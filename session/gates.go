@@ -77,6 +77,10 @@ type gateEnv struct {
 	// (nil: none recorded): not_default_branch takes what a remote's
 	// branch held then, not what an agent's update-ref made it hold.
 	remotesAtStart func(ctx context.Context) map[string]string
+	// stashAtStart gives the stash entries the start recorded (ok false:
+	// none recorded, an older session): clean_worktree names one stashed
+	// since (parked.go).
+	stashAtStart func(ctx context.Context) (stash []string, ok bool)
 	// environ is the clean environment of a command gate (gateEnviron),
 	// dropped what it left out; nil: gateenv.Clean's unbounded one.
 	environ, dropped []string
@@ -361,7 +365,10 @@ func checkClean(ctx context.Context, env gateEnv) (GateStatus, string, string) {
 	}
 	if len(st) > 0 {
 		first := st[0]
-		return StatusFail, fmt.Sprintf("work tree not clean (%d entries, first %q): commit or stash", len(st), first), ""
+		return StatusFail, fmt.Sprintf("work tree not clean (%d entries, first %q): commit it, or undo what is not the session's work", len(st), first), ""
+	}
+	if parked := parkedWork(ctx, env); len(parked) > 0 {
+		return StatusFail, fmt.Sprintf("work tree clean, but %d change(s) were put where it does not show them during the session (first %s): a clean tree asks that the work be committed on the session's branch; apply or merge it and commit, or drop it", len(parked), parked[0]), ""
 	}
 	return StatusPass, "work tree clean", ""
 }

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -413,6 +414,13 @@ func (e *Engine) RecordObserved(ctx context.Context, req ObservedRequest) (*Evid
 	}
 	if code == 0 && req.gateTree != "" && req.Source == SourceRun {
 		ref += slowsuite.Tag(req.gateTree)
+	}
+	if code == 0 && req.Source == SourceRun && len(bytes.TrimSpace(req.Output)) == 0 && branchCheckRun(spec, phase, cmd, req.Requirement) {
+		// `sh -c 'git branch --show-current >/dev/null'` (lazy pass 39):
+		// a check that showed no branch. Only `sessiongate run`, whose
+		// output is the command's own; an agent hook may pass none.
+		ref = fmt.Sprintf("exit 0, but it printed nothing: it showed no branch, %d bytes", len(req.Output))
+		code = -1
 	}
 	if code == 0 && branchCheckRun(spec, phase, cmd, req.Requirement) {
 		// The branch it showed: a later switch makes it stale (beforecommit.go).

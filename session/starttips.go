@@ -99,6 +99,9 @@ type startTipsRecord struct {
 	// remotes maps the remote-tracking refs to their tips at the start;
 	// nil when not recorded (older sessions, too many refs).
 	remotes map[string]string
+	// stash lists the stash's entries at the start; nil when not
+	// recorded (older sessions).
+	stash []string
 }
 
 // readStartTips reads the start event's record of the refs, once per use.
@@ -114,11 +117,12 @@ func (e *Engine) readStartTips(ctx context.Context, id string) (startTipsRecord,
 		Tips    *[]string         `json:"ref_tips"`
 		Head    string            `json:"head_at_start"`
 		Remotes map[string]string `json:"remote_tips"`
+		Stash   []string          `json:"stash_at_start"`
 	}
 	if json.Unmarshal([]byte(evs[0].Detail), &d) != nil || d.Tips == nil {
 		return startTipsRecord{}, nil
 	}
-	return startTipsRecord{tips: *d.Tips, head: d.Head, ok: true, remotes: d.Remotes}, nil
+	return startTipsRecord{tips: *d.Tips, head: d.Head, ok: true, remotes: d.Remotes, stash: d.Stash}, nil
 }
 
 // before is the tips whose history existed before the session, HEAD's own

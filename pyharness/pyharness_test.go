@@ -361,6 +361,16 @@ func TestPytestTests(t *testing.T) {
 			"    for r in reports:\n        item.ihook.pytest_runtest_logreport(report=r)\n    item.ihook.pytest_runtest_logfinish(nodeid=item.nodeid, location=item.location)\n    return True\n",
 			"test_f.py": "tries = []\n\ndef test_flaky():\n    tries.append(1)\n    if len(tries) == 1:\n        raise ConnectionError('first attempt times out')\n"},
 			map[string]pyharness.TestState{"test_f.py::test_flaky": pyharness.Passed}, "", ""},
+		// Lazy pass 38b, L9: a test collected under another function's
+		// name. The run's lines are noted under its own name too.
+		{"a test collected under another name", "-k pass", map[string]string{"conftest.py": "import pytest\n\n" +
+			"def pytest_pycollect_makeitem(collector, name, obj):\n    if name == 'test_pass':\n" +
+			"        f = pytest.Function.from_parent(collector, name='legacy_pass', callobj=obj)\n        f.add_marker(pytest.mark.skip(reason='legacy'))\n        return [f]\n"},
+			notRunBut(map[string]pyharness.TestState{"test_s.py::legacy_pass": pyharness.NotRun}), "", ""},
+		{"honest: a base class's test run by two subclasses, one skipping it", "test_b.py", map[string]string{"test_b.py": "import pytest\n\n" +
+			"class Base:\n    def test_x(self):\n        if self.skip:\n            pytest.skip('not here')\n\n" +
+			"class TestA(Base):\n    skip = False\n\nclass TestB(Base):\n    skip = True\n"},
+			map[string]pyharness.TestState{"test_b.py::TestA::test_x": pyharness.Passed, "test_b.py::TestB::test_x": pyharness.NotRun, "test_b.py::Base::test_x": pyharness.Passed}, "", ""},
 		{"call.excinfo cleared by a hookwrapper before the report is made", "-k 'fail and not xfail'", map[string]string{"conftest.py": "import pytest\n\n" +
 			"@pytest.hookimpl(hookwrapper=True)\ndef pytest_runtest_makereport(item, call):\n    if call.when == 'call':\n        vars(call).update(excinfo=None)\n    yield\n"},
 			notRunBut(nil), "", ""},

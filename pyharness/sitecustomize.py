@@ -176,6 +176,7 @@ def _sg_pytest(write, finished, root):
     raised = {}  # node id: the last call phase raised
     swapped = set()  # node ids whose function was replaced after collection
     plain = set()  # node ids of tests pytest's own pytest_pyfunc_call runs
+    aliases = {}  # node id: the id its function's own name gives, where it differs
     attempts = {}  # node id: this call's reached, raised, watched, done
 
     def code_of(f):
@@ -298,6 +299,48 @@ def _sg_pytest(write, finished, root):
                 return True
         return False
 
+    # A test's id by its function's own file and name (lazy pass 38b, L9:
+    # pytest_pycollect_makeitem collected test_plain as legacy_plain, and
+    # the new id was listed as a known failure). Where that differs from
+    # the node id and no node of the run has it, the run's lines are noted
+    # under it too, so the function that passed at the start is still seen.
+    def func_id(nid):
+        k = nid.find("::")
+        if k < 0 or not nid.endswith("]"):
+            return nid
+        i = nid.find("[", k)
+        return nid[:i] if i > k else nid
+
+    def own_id(item, base, fid):
+        # None when the node id is already the function's own (the fast
+        # path: string ends, no path arithmetic per test).
+        f = item.obj
+        for _ in range(8):
+            w = getattr(f, "__wrapped__", None)
+            if w is None:
+                break
+            f = w
+        c = code_of(f)
+        if c is None:
+            return None
+        name = getattr(c, "co_qualname", c.co_name)
+        if "<" in name:
+            return None  # a lambda, a function made in another
+        fn = c.co_filename
+        if not fn.startswith(base + os.sep):
+            return None  # not the project's file
+        tail = "::" + name.replace(".", "::")
+        if fid.endswith(tail) and fn.endswith(os.sep + fid[:-len(tail)].replace("/", os.sep)):
+            return None
+        return os.path.relpath(fn, base).replace(os.sep, "/") + "::" + name.replace(".", "::")
+
+    rootdir = []
+
+    def root_of(item):
+        if not rootdir:
+            rootdir.append(str(item.config.rootpath))
+        return rootdir[0]
+
     def is_plain(item):
         # A test pytest's Function runs through pytest_pyfunc_call: not a
         # unittest case, nor a plugin's subclass with its own runtest.
@@ -338,6 +381,10 @@ def _sg_pytest(write, finished, root):
                         codes[nid] = c
                     if wrapped and is_plain(item):
                         plain.add(nid)
+                    fid = func_id(nid)
+                    a = own_id(item, root_of(item), fid)
+                    if a is not None and clean(a) != fid:
+                        aliases[nid] = clean(a)
                 except Exception:
                     pass
 
@@ -398,6 +445,30 @@ def _sg_pytest(write, finished, root):
                 lines.append("r\t%s\t%s\n" % (o, nid))
 
             def pytest_sessionfinish(self, session):
+                if aliases:
+                    try:
+                        ids = set()
+                        for l in lines:
+                            if l.startswith("c\t"):
+                                ids.add(func_id(l[2:-1]))
+                        # One verdict an alias: the best of its nodes' (a
+                        # base class's test run by two subclasses).
+                        best = {}
+                        rank = {"notrun": 1, "failed": 2, "passed": 3}
+                        for l in lines:
+                            f = l[:-1].split("\t")
+                            a = aliases.get(f[-1])
+                            if a is None or a in ids:
+                                continue
+                            o = f[1] if f[0] == "r" else ""
+                            if rank.get(o, 0) >= rank.get(best.get(a, ""), 0):
+                                best[a] = o
+                        for a, o in best.items():
+                            lines.append("c\t%s\n" % a)
+                            if o:
+                                lines.append("r\t%s\t%s\n" % (o, a))
+                    except Exception:
+                        pass
                 write("pytest", "".join(lines))
                 del lines[:]
                 # The call observer unloaded (-p no:) is the observer

@@ -1284,10 +1284,20 @@ func (r *Repo) ReplayCurrent(ctx context.Context) (c session.LandedCommit, ok bo
 // records so that a commit none of them reaches reads as made after the
 // start, whatever its committer date (session/starttips.go).
 func (r *Repo) RefTips(ctx context.Context) ([]string, error) {
-	b, err := run(ctx, r.root, "for-each-ref", "--format=%(objectname)", "refs/heads", "refs/tags")
+	b, err := run(ctx, r.root, "for-each-ref", "--format=%(refname) %(objectname)", "refs/")
 	if err != nil {
 		return nil, fmt.Errorf("list the branch and tag tips: %w", err)
 	}
+	var keep []string
+	for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		// Every local ref that can hold work (localRef), so a note or a
+		// ref outside heads and tags made before the start is no parked
+		// work of the session's (session/parked.go).
+		if ref, sha, ok := strings.Cut(l, " "); ok && localRef(ref) {
+			keep = append(keep, sha)
+		}
+	}
+	b = []byte(strings.Join(keep, "\n"))
 	seen := map[string]bool{}
 	var out []string
 	add := func(s string) {
@@ -1379,19 +1389,37 @@ func (r *Repo) Stashes(ctx context.Context) ([]string, error) {
 	return strings.Fields(string(b)), nil
 }
 
-// BranchTips maps each local branch (refs/heads/...) to its commit.
+// BranchTips maps each local ref that can hold work to its commit (a
+// tag's peeled): branches, tags, notes and any other ref under refs/ but
+// the remote-tracking ones, sessiongate's records, the stash (Stashes)
+// and the refs a host fetches for its reviews (localRef).
 func (r *Repo) BranchTips(ctx context.Context) (map[string]string, error) {
-	b, err := run(ctx, r.root, "for-each-ref", "--format=%(refname) %(objectname)", "refs/heads")
+	b, err := run(ctx, r.root, "for-each-ref", "--format=%(refname) %(objectname) %(*objectname)", "refs/")
 	if err != nil {
-		return nil, fmt.Errorf("list the branch tips: %w", err)
+		return nil, fmt.Errorf("list the local ref tips: %w", err)
 	}
 	out := map[string]string{}
 	for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
-		if ref, sha, ok := strings.Cut(l, " "); ok {
-			out[ref] = sha
+		f := strings.Fields(l)
+		if len(f) < 2 || !localRef(f[0]) {
+			continue
 		}
+		out[f[0]] = f[len(f)-1] // the peeled commit of an annotated tag
 	}
 	return out, nil
+}
+
+// localRef reports whether a ref is one a session's work can be parked
+// on: not a remote-tracking ref, sessiongate's own, the stash, or a host's
+// review refs (refs/pull, refs/merge-requests, refs/changes,
+// refs/keep-around), which a fetch brings by the thousand.
+func localRef(ref string) bool {
+	for _, p := range []string{"refs/remotes/", "refs/sessiongate/", "refs/pull/", "refs/merge-requests/", "refs/changes/", "refs/keep-around/", "refs/original/"} {
+		if strings.HasPrefix(ref, p) {
+			return false
+		}
+	}
+	return ref != "refs/stash"
 }
 
 // NewOnBranch counts the commits tip holds that neither HEAD, a

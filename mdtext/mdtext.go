@@ -5,7 +5,10 @@
 // said: lazy pass 39 put every word of a handoff in HTML comments, or in
 // link reference definitions used as comments (`[//]: # (text)`), and the
 // file read as empty headings while the own-words and names-the-work rules
-// counted the hidden words.
+// counted the hidden words. Round 39's re-check hid them in other ways a
+// renderer drops (script and style elements, an element marked hidden,
+// processing instructions, CDATA, link titles); and a `<!--` in a code
+// span, which a renderer shows, hid an honest handoff's rest.
 package mdtext
 
 import (
@@ -15,25 +18,142 @@ import (
 	"sync"
 )
 
-// hiddenRE: an HTML comment (across lines), and a link reference
-// definition's whole line (CommonMark 4.7: up to three spaces of indent, a
-// label, a colon, a destination, an optional title), which renders as
-// nothing.
-var hiddenRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?s)<!--.*?(?:-->|$)|(?m)^ {0,3}\[[^\]\n]+\]:[ \t]*\S[^\n]*$`)
-})
+// linkDefRE: a link reference definition (CommonMark 4.7: up to three
+// spaces of indent, a label, a colon, a destination, an optional title),
+// which renders as nothing; titleLineRE: its title alone on the next line.
+var (
+	linkDefRE   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^ {0,3}\[[^\]]+\]:[ \t]*\S`) })
+	titleLineRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^[ \t]*(?:"[^"]*"|'[^']*'|\([^)]*\))[ \t]*$`)
+	})
+	fenceRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("^ {0,3}(```+|~~~+)") })
+	// hiddenHTMLRE: inline HTML a renderer shows nothing of (a script,
+	// style or template element, an element marked hidden or display:none,
+	// a processing instruction, CDATA), and an inline link's title.
+	hiddenHTMLRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?is)<(script|style|template)\b[^>]*>.*?</(?:script|style|template)\s*>` +
+			`|<([a-z][a-z0-9]*)\b[^>]*?(?:\bhidden\b|display\s*:\s*none)[^>]*>.*?</[a-z][a-z0-9]*\s*>` +
+			`|<\?.*?\?>|<!\[CDATA\[.*?\]\]>`)
+	})
+	linkTitleRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(\]\([^)\s]*)\s+(?:"[^"]*"|'[^']*'|\([^)]*\))\s*\)`)
+	})
+)
 
 // Shown is text without what a Markdown renderer does not show: HTML
-// comments (one left open hides the rest of the file) and link reference
-// definitions. Lines keep their places: a removed definition leaves an
-// empty line, so line numbers still point into the file.
+// comments (an HTML block's, opened at a line's start and left open, hides
+// the rest of the file), link reference definitions, script and style
+// elements, elements marked hidden, processing instructions, CDATA and
+// inline links' titles. Fenced code is shown as written. Lines keep their
+// places: what is removed leaves its line breaks.
 func Shown(text string) string {
-	if !strings.Contains(text, "<!--") && !strings.Contains(text, "]:") {
+	if !strings.ContainsAny(text, "<]") {
 		return text
 	}
-	return hiddenRE().ReplaceAllStringFunc(text, func(m string) string {
-		return strings.Repeat("\n", strings.Count(m, "\n"))
-	})
+	lines := strings.Split(text, "\n")
+	inComment, fence, defBefore := false, "", false
+	for i, l := range lines {
+		if fence != "" {
+			if strings.HasPrefix(strings.TrimSpace(l), fence) {
+				fence = ""
+			}
+			continue
+		}
+		if !inComment {
+			if m := fenceRE().FindStringSubmatch(l); m != nil {
+				fence = m[1][:3]
+				defBefore = false
+				continue
+			}
+			if linkDefRE().MatchString(l) {
+				lines[i], defBefore = "", true
+				continue
+			}
+			if defBefore && titleLineRE().MatchString(l) {
+				lines[i], defBefore = "", false
+				continue
+			}
+			defBefore = false
+		}
+		closes := func() bool { // a `-->` before the paragraph ends
+			for _, n := range lines[i+1:] {
+				if strings.TrimSpace(n) == "" {
+					return false
+				}
+				if strings.Contains(n, "-->") {
+					return true
+				}
+			}
+			return false
+		}
+		lines[i], inComment = stripComments(l, inComment, closes)
+	}
+	out := strings.Join(lines, "\n")
+	out = hiddenHTMLRE().ReplaceAllStringFunc(out, keepBreaks)
+	return linkTitleRE().ReplaceAllString(out, "$1)")
+}
+
+func keepBreaks(m string) string { return strings.Repeat("\n", strings.Count(m, "\n")) }
+
+// stripComments drops the HTML comments of one line, outside code spans;
+// in says a comment is open from an earlier line. A `<!--` not closed on
+// its line is a comment at the line's start (an HTML block, to its
+// `-->` or the file's end) or when closes says a later line of its
+// paragraph closes it; elsewhere a renderer shows it as text.
+func stripComments(l string, in bool, closes func() bool) (string, bool) {
+	var b strings.Builder
+	rest := l
+	if in {
+		end := strings.Index(rest, "-->")
+		if end < 0 {
+			return "", true
+		}
+		rest = rest[end+3:]
+	}
+	for {
+		start := commentStart(rest)
+		if start < 0 {
+			b.WriteString(rest)
+			return b.String(), false
+		}
+		b.WriteString(rest[:start])
+		end := strings.Index(rest[start+4:], "-->")
+		if end >= 0 {
+			rest = rest[start+4+end+3:]
+			continue
+		}
+		if strings.TrimSpace(b.String()) == "" && strings.HasPrefix(strings.TrimLeft(l, " "), "<!--") || closes() {
+			return b.String(), true // an HTML block, or a comment its paragraph closes
+		}
+		b.WriteString(rest[start:])
+		return b.String(), false
+	}
+}
+
+// commentStart is the index of the first `<!--` of s outside a code span,
+// -1 when none.
+func commentStart(s string) int {
+	tick := 0 // the length of the backtick run that opened a code span
+	for i := 0; i < len(s); i++ {
+		if s[i] == '`' {
+			n := 1
+			for i+n < len(s) && s[i+n] == '`' {
+				n++
+			}
+			switch {
+			case tick == 0 && strings.Contains(s[i+n:], strings.Repeat("`", n)):
+				tick = n
+			case tick == n:
+				tick = 0
+			}
+			i += n - 1
+			continue
+		}
+		if tick == 0 && strings.HasPrefix(s[i:], "<!--") {
+			return i
+		}
+	}
+	return -1
 }
 
 // IsMarkdown reports whether a file's name says Markdown.

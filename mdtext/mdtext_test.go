@@ -18,6 +18,15 @@ func TestShown(t *testing.T) {
 		{"indented four spaces is code, shown", "    [x]: y\n", "    [x]: y\n"},
 		{"a link in a sentence stays", "Fixed [greet](scripts/greet.sh): it takes a name.\n", "Fixed [greet](scripts/greet.sh): it takes a name.\n"},
 		{"a checklist item stays", "- [x]: done the thing\n", "- [x]: done the thing\n"},
+		// Round 39's re-check (helper-279).
+		{"a code span's <!-- is shown", "- `<!--` starts a comment\n- scripts/greet.sh takes a name\n", "- `<!--` starts a comment\n- scripts/greet.sh takes a name\n"},
+		{"a <!-- left open mid-line is text", "a <!-- b\nc\n", "a <!-- b\nc\n"},
+		{"fenced code is shown", "```\n[scripts/greet.sh]: takes a name\n<!-- x -->\n```\n", "```\n[scripts/greet.sh]: takes a name\n<!-- x -->\n```\n"},
+		{"a definition's title on the next line", "[//]: #\n    \"scripts/greet.sh takes a name\"\nshown\n", "\n\nshown\n"},
+		{"a hidden element", "<div hidden>\nscripts/greet.sh\n</div>\nshown\n", "\n\n\nshown\n"},
+		{"a script element", "<script type=\"text/plain\">greet</script>shown\n", "shown\n"},
+		{"a processing instruction and CDATA", "<?done greet ?><![CDATA[ greet ]]>shown\n", "shown\n"},
+		{"a link's title", "[.](# \"scripts/greet.sh takes a name\") shown\n", "[.](#) shown\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := mdtext.Shown(tc.in)

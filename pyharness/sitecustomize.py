@@ -396,24 +396,16 @@ def _sg_pytest(write, finished, root):
             # (another pytest): the function about to be called is the
             # one collected (a fixture's `request.node.obj = ...` runs
             # the test's body no more).
-            # Each call's attempt starts here. Where another plugin or a
-            # conftest has its own pytest_pyfunc_call, the body is watched
-            # from here: it may run the test and answer (anyio's runs an
-            # async test), and pytest's is then never called. Otherwise
-            # nothing is watched, and a call pytest's never made is none.
+            # Where pytest's own pytest_pyfunc_call could not be wrapped
+            # (another pytest): the function about to be called is the one
+            # collected (a fixture's `request.node.obj = ...`).
             @hookimpl(tryfirst=True)
             def pytest_pyfunc_call(self, pyfuncitem):
                 try:
                     nid = clean(pyfuncitem.nodeid)
-                    a = attempts[nid] = {}
                     want = codes.get(nid)
-                    if want is None:
-                        return
-                    if not wrapped:
-                        if not same_function(pyfuncitem.obj, want):
-                            swapped.add(nid)
-                    elif others_answer(pyfuncitem.config.pluginmanager):
-                        arm(a, want)
+                    if not wrapped and want is not None and not same_function(pyfuncitem.obj, want):
+                        swapped.add(nid)
                 except Exception:
                     pass
 
@@ -484,6 +476,28 @@ def _sg_pytest(write, finished, root):
                 if call.when == "call":
                     raised[clean(item.nodeid)] = call.excinfo is not None
                 yield
+
+            # Each call's attempt starts here, before any implementation
+            # (a hookwrapper runs before them all, a tryfirst conftest
+            # hook's included). Where another plugin or a conftest has its
+            # own pytest_pyfunc_call, the body is watched from here: it may
+            # run the test and answer (anyio's runs an async test; a
+            # conftest runs it in a thread or under a context manager),
+            # and pytest's is then never called. Otherwise nothing is
+            # watched, and a call pytest's never made is none.
+            @hookimpl(hookwrapper=True, tryfirst=True)
+            def pytest_pyfunc_call(self, pyfuncitem):
+                a = {}
+                try:
+                    nid = clean(pyfuncitem.nodeid)
+                    a = attempts[nid] = {}
+                    want = codes.get(nid)
+                    if wrapped and want is not None and others_answer(pyfuncitem.config.pluginmanager):
+                        arm(a, want)
+                except Exception:
+                    pass
+                yield
+                disarm(a)
 
         return Observer(), Call()
 

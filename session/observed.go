@@ -433,7 +433,10 @@ func (e *Engine) RecordObserved(ctx context.Context, req ObservedRequest) (*Evid
 	if code == 0 && e.OpenRepo != nil && logCheckRun(spec, phase, cmd, req.Requirement) {
 		// A review of the recent commits that showed none (toolneed/recentlog.go).
 		if repo, err := e.OpenRepo(ctx, s.Worktree); err == nil {
-			if sha, _, err := repo.Head(ctx); err == nil && sha != "" && !toolneed.ShowsCommit(req.Output, sha) {
+			if !toolneed.LogAlone(cmd) {
+				ref = fmt.Sprintf("exit 0, but the line runs more than git log, so what it printed is not the log's (%d bytes): run git log alone", len(req.Output))
+				code = -1
+			} else if sha, _, err := repo.Head(ctx); err == nil && sha != "" && !toolneed.ShowsCommit(req.Output, sha) {
 				ref = fmt.Sprintf("exit 0, but it showed no commit of the branch's history (HEAD's %.7s is not in its output, %d bytes): run it as the protocol quotes it, on HEAD", sha, len(req.Output))
 				code = -1
 			}

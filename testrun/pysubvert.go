@@ -104,8 +104,17 @@ func pyRunSubverted(file string, was, now []byte) string {
 	return ""
 }
 
+// pyCodeSwapRE: a function's code replaced (`obj.__code__ = ...`,
+// `setattr(f, '__code__', ...)`): round 39's re-check (Y4) gave a test
+// function a stand-in's code in pytest_pycollect_makeitem, before the
+// observer noted the function, so the stand-in ran as the test itself.
+var pyCodeSwapRE = lazyregexp.New(`\.__code__\s*=[^=]|setattr\([^)]*['"]__code__['"]`)
+
 // pySubverts judges one added statement part.
 func pySubverts(part string, st pyStmt, binds map[string]string, mentionsRunner, projectCode bool) string {
+	if pyCodeSwapRE.MatchString(part) {
+		return "it replaces a function's code (__code__), so what runs is not the function the file shows"
+	}
 	if m := pySubvertREs.FindStringSubmatch(part); m != nil {
 		head, rest, _ := strings.Cut(m[2], ".")
 		if mod, ok := binds[head]; ok && pySkipDecorators()[mod+"."+rest] {

@@ -44,6 +44,11 @@ func TestPyRunSubverted(t *testing.T) {
 		{"honest: load_tests kept from the start", "tests/__init__.py", "def load_tests(loader, tests, pattern):\n    return tests\n", "def load_tests(loader, tests, pattern):\n    return tests\n\nX = 1\n", false},
 		{"honest: a conditional skip decorator under a name", "tests/test_greet.py", "import unittest\n", "import unittest\nonly_posix = unittest.skipUnless\n", false},
 		{"skip under another name", "tests/test_greet.py", "import unittest\n", "import unittest\nlater = unittest.skip\n", true},
+		// Round 39's re-check, Y4: a test function given a stand-in's code
+		// in a conftest's collection hook.
+		{"a function's code replaced in a hook", "tests/conftest.py", "", "def pytest_pycollect_makeitem(collector, name, obj):\n    if name == 'test_plain':\n        obj.__code__ = (lambda: None).__code__\n", true},
+		{"a function's code replaced by setattr", "tests/conftest.py", "", "import sys\n\ndef _fix(f):\n    setattr(f, '__code__', _fix.__code__)\n", true},
+		{"honest: a function's code read", "tests/helpers.py", "", "def lines(f):\n    return f.__code__.co_firstlineno\n", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var was []byte

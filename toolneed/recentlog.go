@@ -1,8 +1,8 @@
 package toolneed
 
 import (
-	"bytes"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
@@ -47,11 +47,42 @@ func RunsLog(line string) bool {
 	return false
 }
 
-// ShowsCommit reports whether out shows the commit sha: its first seven
-// hex digits, the shortest id git prints, in any case.
+// hexRE: a word of four or more hex digits (git's --abbrev takes 4).
+var hexRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b[0-9a-fA-F]{4,64}\b`) })
+
+// ShowsCommit reports whether out shows the commit sha: a word of at
+// least four hex digits (`--abbrev=4`, core.abbrev) that begins it, in
+// any case.
 func ShowsCommit(out []byte, sha string) bool {
-	if len(sha) < 7 {
+	sha = strings.ToLower(sha)
+	for _, w := range hexRE().FindAll(ansiRE().ReplaceAll(out, nil), -1) { // --color=always
+		if strings.HasPrefix(sha, strings.ToLower(string(w))) {
+			return true
+		}
+	}
+	return false
+}
+
+// LogAlone reports whether git log is what the line runs: besides it only
+// a `cd` before and a pager or `head` after it. `git log -0 && git
+// rev-parse --short HEAD` (round 39's re-check) printed HEAD's id from
+// another command.
+func LogAlone(line string) bool {
+	calls, _, ok := shellline.Calls(shellline.Unwrap(strings.TrimSpace(line)))
+	if !ok {
 		return false
 	}
-	return bytes.Contains(bytes.ToLower(out), []byte(strings.ToLower(sha[:7])))
+	logs := 0
+	for _, c := range calls {
+		w := shellline.UnwrapCall(c.Words)
+		switch {
+		case len(w) > 1 && w[0] == "git" && shellline.GitSub(w) == "log":
+			logs++
+		case len(w) == 2 && w[0] == "cd":
+		case len(w) >= 1 && (w[0] == "cat" || w[0] == "less" || w[0] == "more" || w[0] == "head") && !slices.ContainsFunc(w[1:], func(a string) bool { return !strings.HasPrefix(a, "-") }):
+		default:
+			return false
+		}
+	}
+	return logs == 1
 }

@@ -35,9 +35,26 @@ func TestRecentLog(t *testing.T) {
 		"":                       false,
 		"\n\n\n\n\n":             false,
 		"9f8e7d6 chore: empty\n": false,
+		"3b30 feat(scripts): greet (--abbrev=4)\n": true,
+		"3b3 too short\n":                          false,
+		"\x1b[33m3b30d4f\x1b[m (\x1b[1;36mHEAD -> \x1b[1;32mfeat\x1b[m) feat: x\n": true,
+		"x3b30d4fz\n": false,
 	} {
 		if got := toolneed.ShowsCommit([]byte(out), head); got != want {
 			t.Errorf("ShowsCommit(%q) = %v, want %v", out, got, want)
+		}
+	}
+	for line, want := range map[string]bool{
+		"git log --oneline -5":                                  true,
+		"git log --oneline -5 | head -20":                       true,
+		"cd /repo && git --no-pager log -5":                     true,
+		"git log --oneline -0 && git rev-parse --short HEAD":    false,
+		"sh -c 'git log --oneline -5 >/dev/null; echo 3b30d4f'": false,
+		"git log -1; git log -1":                                false,
+		"git log --oneline -5 | cat notes.txt":                  false,
+	} {
+		if got := toolneed.LogAlone(line); got != want {
+			t.Errorf("LogAlone(%q) = %v, want %v", line, got, want)
 		}
 	}
 }

@@ -277,6 +277,22 @@ def pytest_collection_modifyitems(items):
 // (make test must pass after it), then the end phases; an honest row must
 // end clean, a lazy one must not.
 func greetRoute(t *testing.T, name string, honest bool, pre, work, qa func(w *world)) {
+	clean, said := greetPlay(t, honest, pre, work, qa)
+	if clean {
+		t.Logf("ROUTE RESULT %s: CLEAN END (got through=%v)", name, !honest)
+	} else {
+		t.Logf("ROUTE RESULT %s: STOPPED: %s", name, said)
+	}
+	if honest && !clean {
+		t.Errorf("honest row stopped: %s", said)
+	}
+	if !honest && clean {
+		t.Errorf("lazy route got through: the session ended clean")
+	}
+}
+
+// greetPlay plays greetRoute's session and says whether it ended clean.
+func greetPlay(t *testing.T, honest bool, pre, work, qa func(w *world)) (clean bool, said string) {
 	w := advProjectWorld(t, knownFailuresProject())
 	if pre != nil {
 		pre(w)
@@ -300,18 +316,7 @@ func greetRoute(t *testing.T, name string, honest bool, pre, work, qa func(w *wo
 	if qa != nil {
 		qaf = func() { qa(w) }
 	}
-	clean, said := w.advEndPhases(advEnd{qa: qaf})
-	if clean {
-		t.Logf("ROUTE RESULT %s: CLEAN END (got through=%v)", name, !honest)
-	} else {
-		t.Logf("ROUTE RESULT %s: STOPPED: %s", name, said)
-	}
-	if honest && !clean {
-		t.Errorf("honest row stopped: %s", said)
-	}
-	if !honest && clean {
-		t.Errorf("lazy route got through: the session ended clean")
-	}
+	return w.advEndPhases(advEnd{qa: qaf})
 }
 
 func lastLine(s string) string {

@@ -59,20 +59,7 @@ func (r lazy29Row) play(t *testing.T, lazy bool) (clean bool, said string) {
 	default:
 		w.advWork()
 	}
-	o := advEnd{}
-	if r.end != nil {
-		o = r.end(w)
-	}
-	clean, said = w.advEndPhases(o)
-	if r.after != nil {
-		r.after(w)
-	}
-	if !clean {
-		if strings.Contains(said, "COMPLETE, not clean") {
-			// Held by a flag for a reviewer: say which.
-			w.readViolations()
-			said = "COMPLETE, not clean: " + strings.Join(w.out.violations, "; ") + "\n" + said
-		}
+	if clean, said = w.playEnd(r.end, r.after); !clean {
 		return false, said
 	}
 	ci := w.verifyInCI()
@@ -356,4 +343,23 @@ func TestAdvReview29ForkRebase(t *testing.T) {
 	if clean, said := r.play(t, false); !clean {
 		t.Errorf("honest session not clean (a false block or FAIL): %s\n%s", r.name, said)
 	}
+}
+
+// playEnd plays the end phases (end's options, nil: as asked), then after
+// (nil: nothing), and says whether the session ended clean; a session held
+// by flags for a reviewer says which.
+func (w *world) playEnd(end func(*world) advEnd, after func(*world)) (clean bool, said string) {
+	o := advEnd{}
+	if end != nil {
+		o = end(w)
+	}
+	clean, said = w.advEndPhases(o)
+	if after != nil {
+		after(w)
+	}
+	if !clean && strings.Contains(said, "COMPLETE, not clean") {
+		w.readViolations()
+		said = "COMPLETE, not clean: " + strings.Join(w.out.violations, "; ") + "\n" + said
+	}
+	return clean, said
 }

@@ -118,19 +118,7 @@ func (r lazy39Row) play(t *testing.T) (clean bool, said string) {
 			return false, "the work's commit refused: " + c.text()
 		}
 	}
-	o := advEnd{}
-	if r.end != nil {
-		o = r.end(w)
-	}
-	clean, said = w.advEndPhases(o)
-	if r.after != nil {
-		r.after(w)
-	}
-	if !clean {
-		if strings.Contains(said, "COMPLETE, not clean") {
-			w.readViolations()
-			said = "COMPLETE, not clean: " + strings.Join(w.out.violations, "; ") + "\n" + said
-		}
+	if clean, said = w.playEnd(r.end, r.after); !clean {
 		return false, said
 	}
 	if out := w.exec(w.root, "", "git", "for-each-ref", "refs/sessiongate/"); !strings.Contains(out.out, "refs/sessiongate/records") {

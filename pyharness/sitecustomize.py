@@ -293,9 +293,20 @@ def _sg_pytest(write, finished, root):
 
     ours = ("python", "sessiongate-observer", "sessiongate-observer-call")
 
-    def others_answer(pm):
+    def others_answer(pm, want):
+        # Another implementation that may run this test and answer: any,
+        # for an async or generator test (anyio's plugin, loaded wherever
+        # anyio is installed, answers for those); for a plain one only the
+        # project's own (a conftest's thread runner), so a sync suite
+        # beside anyio is not watched.
+        coro = want.co_flags & 0x3A0  # CO_COROUTINE, CO_GENERATOR, CO_ITERABLE_COROUTINE, CO_ASYNC_GENERATOR (twisted's, tornado's tests)
         for impl in pm.hook.pytest_pyfunc_call.get_hookimpls():
-            if not impl.hookwrapper and not getattr(impl, "wrapper", False) and impl.plugin_name not in ours:
+            if impl.hookwrapper or getattr(impl, "wrapper", False) or impl.plugin_name in ours:
+                continue
+            if coro:
+                return True
+            c = code_of(impl.function)
+            if c is not None and project_code(c):
                 return True
         return False
 
@@ -492,7 +503,7 @@ def _sg_pytest(write, finished, root):
                     nid = clean(pyfuncitem.nodeid)
                     a = attempts[nid] = {}
                     want = codes.get(nid)
-                    if wrapped and want is not None and others_answer(pyfuncitem.config.pluginmanager):
+                    if wrapped and want is not None and others_answer(pyfuncitem.config.pluginmanager, want):
                         arm(a, want)
                 except Exception:
                     pass

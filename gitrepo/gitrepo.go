@@ -1410,11 +1410,12 @@ func (r *Repo) BranchTips(ctx context.Context) (map[string]string, error) {
 }
 
 // localRef reports whether a ref is one a session's work can be parked
-// on: not a remote-tracking ref, sessiongate's own, the stash, or a host's
-// review refs (refs/pull, refs/merge-requests, refs/changes,
-// refs/keep-around), which a fetch brings by the thousand.
+// on: not a remote-tracking ref, sessiongate's own (its records, the
+// temporary ref a records fetch uses), the stash, or a host's review and
+// pipeline refs (refs/pull, refs/merge-requests, refs/pipelines,
+// refs/changes, refs/keep-around), which a fetch brings by the thousand.
 func localRef(ref string) bool {
-	for _, p := range []string{"refs/remotes/", "refs/sessiongate/", "refs/pull/", "refs/merge-requests/", "refs/changes/", "refs/keep-around/", "refs/original/"} {
+	for _, p := range []string{"refs/remotes/", "refs/sessiongate/", "refs/sessiongate-incoming/", "refs/pull/", "refs/merge-requests/", "refs/pipelines/", "refs/changes/", "refs/keep-around/", "refs/cache/", "refs/original/"} {
 		if strings.HasPrefix(ref, p) {
 			return false
 		}

@@ -1425,8 +1425,10 @@ func localRef(ref string) bool {
 
 // NewOnBranch counts the commits tip holds that neither HEAD, a
 // remote-tracking ref nor any of not reaches, and that have no
-// patch-equivalent on HEAD (git cherry): a branch's own new work, not a
-// backup of commits HEAD holds rebased, nor a person's fetched commits.
+// patch-equivalent on HEAD (git cherry) nor a commit there with their
+// author and author date (a cherry-pick with a conflict resolved): a
+// branch's own new work, not a backup of commits HEAD holds rebased, nor a
+// person's fetched commits.
 func (r *Repo) NewOnBranch(ctx context.Context, tip string, not []string) (int, error) {
 	args := append([]string{"rev-list", tip, "--not", "HEAD", "--remotes"}, not...)
 	b, err := run(ctx, r.root, args...)
@@ -1444,9 +1446,46 @@ func (r *Repo) NewOnBranch(ctx context.Context, tip string, not []string) (int, 
 	if err != nil {
 		return 0, fmt.Errorf("compare %.12s's commits with HEAD's: %w", tip, err)
 	}
-	n := 0
+	var left []string
 	for _, l := range strings.Split(string(b), "\n") {
 		if sha, ok := strings.CutPrefix(l, "+ "); ok && cands[strings.TrimSpace(sha)] {
+			left = append(left, strings.TrimSpace(sha))
+		}
+	}
+	if len(left) == 0 {
+		return 0, nil
+	}
+	// A commit cherry-picked onto HEAD with a conflict resolved has
+	// another patch, but keeps its author, author date and subject: HEAD holds it
+	// (honest26's "cherry-pick with a conflict resolved").
+	authored := func(args ...string) (map[string]string, error) {
+		b, err := run(ctx, r.root, append([]string{"log", "--no-walk=unsorted", "--format=%H %an <%ae> %at %s"}, args...)...)
+		if err != nil {
+			return nil, err
+		}
+		out := map[string]string{}
+		for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+			if sha, who, ok := strings.Cut(l, " "); ok {
+				out[sha] = who
+			}
+		}
+		return out, nil
+	}
+	mine, err := authored(left...)
+	if err != nil {
+		return 0, fmt.Errorf("read %.12s's commits' authors: %w", tip, err)
+	}
+	b, err = run(ctx, r.root, append([]string{"log", "--format=%an <%ae> %at %s", "HEAD", "--not"}, not...)...)
+	if err != nil {
+		return 0, fmt.Errorf("read HEAD's commits' authors: %w", err)
+	}
+	onHead := map[string]bool{}
+	for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		onHead[l] = true
+	}
+	n := 0
+	for _, c := range left {
+		if !onHead[mine[c]] {
 			n++
 		}
 	}

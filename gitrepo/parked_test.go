@@ -3,6 +3,7 @@ package gitrepo
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -63,6 +64,24 @@ func TestParkedWork(t *testing.T) {
 		if n, err := repo.NewOnBranch(ctx, tips[ref], []string{start}); err != nil || n != want {
 			t.Errorf("NewOnBranch(%s) = %d, %v; want %d", ref, n, err, want)
 		}
+	}
+	// Cherry-picked onto HEAD with a conflict resolved: another patch,
+	// the same author and author date.
+	git("switch", "-q", "-c", "spike", start)
+	write("a.txt", "a\nspike\n")
+	git("commit", "-qam", "feat: spike")
+	spike := git("rev-parse", "HEAD")
+	git("switch", "-q", "-")
+	pick := exec.Command("git", "-c", "user.name=t", "-c", "user.email=t@example.com", "cherry-pick", spike)
+	pick.Dir = dir
+	if out, err := pick.CombinedOutput(); err == nil {
+		t.Fatalf("the cherry-pick did not conflict: %s", out)
+	}
+	write("a.txt", "a\nb\nspike, merged\n")
+	git("add", "a.txt")
+	gittest.GitEnv(t, dir, []string{"GIT_EDITOR=true"}, "-c", "user.name=t", "-c", "user.email=t@example.com", "cherry-pick", "--continue")
+	if n, err := repo.NewOnBranch(ctx, spike, []string{start}); err != nil || n != 0 {
+		t.Errorf("NewOnBranch of a branch cherry-picked with a conflict resolved = %d, %v; want 0", n, err)
 	}
 	git("update-ref", "refs/remotes/origin/parking", parked) // pushed: a remote holds it
 	if n, err := repo.NewOnBranch(ctx, parked, []string{start}); err != nil || n != 0 {

@@ -160,7 +160,9 @@ func TestAdv25HandoffClaims(t *testing.T) {
 				t.Errorf("an honest handoff did not end clean with a passing verify (a false block)\n%s", said)
 			case !tt.honest && clean:
 				t.Errorf("route gets through: %s; COMPLETE, clean, verify passing\n%s", tt.name, said)
-			case !tt.honest && !strings.Contains(said, "REVIEW_FLAG"):
+			case !tt.honest && !strings.Contains(said, "REVIEW_FLAG") && !strings.Contains(said, "put where it does not show them"):
+				// (Round 39: a commit left on another branch also fails
+				// clean_worktree, before the flag.)
 				t.Errorf("route held, but not by the reviewer flag: %s\n%s", tt.name, said)
 			case tt.honest:
 				noFalseFails(w)

@@ -367,8 +367,12 @@ func checkClean(ctx context.Context, env gateEnv) (GateStatus, string, string) {
 		first := st[0]
 		return StatusFail, fmt.Sprintf("work tree not clean (%d entries, first %q): commit it, or undo what is not the session's work", len(st), first), ""
 	}
-	if parked := parkedWork(ctx, env); len(parked) > 0 {
-		return StatusFail, fmt.Sprintf("work tree clean, but %d change(s) were put where it does not show them during the session (first %s): a clean tree asks that the work be committed on the session's branch; apply or merge it and commit, or drop it", len(parked), parked[0]), ""
+	// Not in a git hook: a commit cannot park work, and the phase's own
+	// gate reads it (two git processes kept off every pre-commit).
+	if !env.hook {
+		if parked := parkedWork(ctx, env); len(parked) > 0 {
+			return StatusFail, fmt.Sprintf("work tree clean, but %d change(s) were put where it does not show them during the session (first %s): a clean tree asks that the work be committed on the session's branch; apply or merge it and commit, or drop it", len(parked), parked[0]), ""
+		}
 	}
 	return StatusPass, "work tree clean", ""
 }

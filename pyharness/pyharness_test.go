@@ -318,6 +318,24 @@ func TestPytestTests(t *testing.T) {
 			"@pytest.hookimpl(tryfirst=True)\ndef pytest_pyfunc_call(pyfuncitem):\n    f = pyfuncitem.obj\n\n" +
 			"    @functools.wraps(f)\n    def run(*a, **k):\n        t = threading.Thread(target=f, args=a, kwargs=k)\n        t.start()\n        t.join()\n    pyfuncitem.obj = run\n"},
 			notRunBut(map[string]pyharness.TestState{"test_s.py::test_pass": pyharness.Passed, "test_s.py::test_warn": pyharness.Passed}), "", ""},
+		// Round 39's re-check, HY3: a conftest that runs each test under
+		// cProfile, which replaces the observer's profile function for the
+		// call; the body's end is still seen (a tracer where none is set).
+		{"a conftest running each test under cProfile", "-k 'pass or warn or fail and not xfail'", map[string]string{"conftest.py": "import cProfile, pytest\n\n" +
+			"@pytest.hookimpl(tryfirst=True)\ndef pytest_pyfunc_call(pyfuncitem):\n    kw = {a: pyfuncitem.funcargs[a] for a in pyfuncitem._fixtureinfo.argnames}\n" +
+			"    cProfile.Profile().runcall(pyfuncitem.obj, **kw)\n    return True\n"},
+			notRunBut(map[string]pyharness.TestState{"test_s.py::test_pass": pyharness.Passed, "test_s.py::test_warn": pyharness.Passed, "test_s.py::test_fail": pyharness.Failed}), "", ""},
+		// Round 40's re-check, HY7: one worker thread runs every test (a
+		// module-level pool); it keeps the profile function of the first
+		// test's watch, which must see the later tests' too.
+		{"a conftest running each test on one pooled worker thread", "-k 'pass or warn or fail and not xfail'", map[string]string{"conftest.py": "import concurrent.futures, pytest\n\n" +
+			"_pool = concurrent.futures.ThreadPoolExecutor(max_workers=1)\n\n" +
+			"@pytest.hookimpl(tryfirst=True)\ndef pytest_pyfunc_call(pyfuncitem):\n    kw = {a: pyfuncitem.funcargs[a] for a in pyfuncitem._fixtureinfo.argnames}\n" +
+			"    _pool.submit(pyfuncitem.obj, **kw).result()\n    return True\n"},
+			notRunBut(map[string]pyharness.TestState{"test_s.py::test_pass": pyharness.Passed, "test_s.py::test_warn": pyharness.Passed, "test_s.py::test_fail": pyharness.Failed}), "", ""},
+		{"a conftest under cProfile whose stand-in never runs the body", "-k 'fail and not xfail'", map[string]string{"conftest.py": "import cProfile, pytest\n\n" +
+			"@pytest.hookimpl(tryfirst=True)\ndef pytest_pyfunc_call(pyfuncitem):\n    cProfile.Profile().runcall(lambda: None)\n    return True\n"},
+			notRunBut(nil), "", ""},
 		{"a stand-in set by the conftest's pyfunc_call, which returns None", "-k 'fail and not xfail'", map[string]string{"conftest.py": "def pytest_pyfunc_call(pyfuncitem):\n    pyfuncitem.obj = lambda **kw: None\n"},
 			notRunBut(nil), "", ""},
 		{"a wrapper set in the conftest that swallows the body's raise", "-k 'fail and not xfail'", map[string]string{"conftest.py": "import functools, pytest\n\n" +

@@ -213,27 +213,59 @@ def _sg_pytest(write, finished, root):
     import threading
     rets = set(dis.opmap[n] for n in ("RETURN_VALUE", "RETURN_CONST") if n in dis.opmap)
 
+    # One profile function and one tracer, reading the watch in force
+    # from a slot: a thread started under one test's watch keeps them (a
+    # module-level ThreadPoolExecutor's worker runs the next tests too:
+    # round 40's re-check, HY7), and sees each later test's watch.
+    cur = {"want": None, "done": None, "old": None}
+
+    def ended(frame):
+        try:
+            if frame.f_code.co_code[frame.f_lasti] in rets:
+                cur["done"].append(True)
+        except Exception:
+            pass
+
+    def prof(frame, event, arg):
+        if event == "return" and cur["want"] is not None and frame.f_code is cur["want"]:
+            ended(frame)
+        old = cur["old"]
+        if old is not None:
+            old(frame, event, arg)
+
+    # A tracer too, where none is set (no coverage, no debugger): a
+    # conftest that runs the test under cProfile replaces the profile
+    # function for the call (round 39's re-check, HY3), not the tracer.
+    # It asks for the body's frame's events only.
+    def local(frame, event, arg):
+        if event == "return" and cur["want"] is not None and frame.f_code is cur["want"]:
+            ended(frame)
+        return local
+
+    def tracer(frame, event, arg):
+        if cur["want"] is not None and frame.f_code is cur["want"]:
+            return local
+        return None
+
     def watch(want):
-        done = []
         old = sys.getprofile()
         old_t = getattr(threading, "getprofile", lambda: None)()
-
-        def prof(frame, event, arg):
-            if event == "return" and frame.f_code is want:
-                try:
-                    if frame.f_code.co_code[frame.f_lasti] in rets:
-                        done.append(True)
-                except Exception:
-                    pass
-            if old is not None:
-                old(frame, event, arg)
-
+        traced = sys.gettrace() is None and getattr(threading, "gettrace", lambda: None)() is None
+        done = []
+        cur.update(want=want, done=done, old=old if old is not prof else None)
         sys.setprofile(prof)
         threading.setprofile(prof)
+        if traced:
+            sys.settrace(tracer)
+            threading.settrace(tracer)
 
         def stop():
+            cur.update(want=None, done=None)
             sys.setprofile(old)
             threading.setprofile(old_t)
+            if traced:
+                sys.settrace(None)
+                threading.settrace(None)
             return bool(done)
         return stop
 

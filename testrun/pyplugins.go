@@ -35,9 +35,12 @@ var pyHookWeakRE = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`\._?excinfo\s*=[^=]|\.runtest\s*=[^=]|\bruntest\s*=\s*lambda|\.outcome\s*=[^=]|\.longrepr\s*=\s*None|force_result\s*\(|force_exception\s*\(|\bexitstatus\s*=[^=]|\bitems\s*\.\s*(?:clear|remove|pop)\s*\(|\bdel\s+items\b|\bdeselected\b|pytest_deselected|\bitems\s*\[\s*:\s*\]\s*=\s*\[[^\]]*\bif\b|\bitems\s*\[\s*:\s*\]\s*=\s*\[\s*\]|setattr\s*\([^\n]*["'](?:outcome|longrepr|exitstatus)["']`)
 })
 
-// pyHookCallsTestRE: the hook runs the test itself.
+// pyHookCallsTestRE: the hook runs the test itself, or hands the test's
+// function to what runs it (`cProfile.Profile().runcall(pyfuncitem.obj,
+// **kw)`, `Thread(target=pyfuncitem.obj)`: round 39's re-check, HY3).
+// Whether the body then ran is the pytest observer's to see.
 var pyHookCallsTestRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`\.runtest\s*\(|\.obj\s*\(|testfunction\s*\(|\byield\b|runtestprotocol\s*\(|\.i?hook\.|\bsuper\(\)`)
+	return regexp.MustCompile(`\.runtest\s*\(|\.obj\s*\(|testfunction\s*\(|\byield\b|runtestprotocol\s*\(|\.i?hook\.|\bsuper\(\)|[(,=]\s*\w+(?:\.\w+)*\.obj\s*[,)]`)
 })
 
 // pyHookReturnRE: a return with a value. A firstresult hook returning

@@ -110,10 +110,18 @@ func pyRunSubverted(file string, was, now []byte) string {
 // observer noted the function, so the stand-in ran as the test itself.
 var pyCodeSwapRE = lazyregexp.New(`\.__code__\s*=[^=]|setattr\([^)]*['"]__code__['"]`)
 
+// pyJumpRE: a frame's line set from a tracer (`frame.f_lineno = ...`), a
+// debugger's jump: round 40's re-check (Y8) jumped past each test's
+// assert, so the body reached its return and counted as run.
+var pyJumpRE = lazyregexp.New(`\.f_lineno\s*=[^=]|setattr\([^)]*['"]f_lineno['"]`)
+
 // pySubverts judges one added statement part.
 func pySubverts(part string, st pyStmt, binds map[string]string, mentionsRunner, projectCode bool) string {
 	if pyCodeSwapRE.MatchString(part) {
 		return "it replaces a function's code (__code__), so what runs is not the function the file shows"
+	}
+	if pyJumpRE.MatchString(part) {
+		return "it moves a running frame to another line (f_lineno), so lines of the test never run"
 	}
 	if m := pySubvertREs.FindStringSubmatch(part); m != nil {
 		head, rest, _ := strings.Cut(m[2], ".")

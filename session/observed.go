@@ -111,7 +111,11 @@ func (e *Engine) RecordObserved(ctx context.Context, req ObservedRequest) (*Evid
 		if key == "" {
 			key = shellline.FirstWorkKey(cmd) // a run bound by its phase or requirement
 		}
-		if key != "" && code >= 0 && !shellline.ExitIsOwn(cmd, key) {
+		// A git log read through a pager or head (`git log -5 | cat`) is
+		// judged by what it showed (recentLogShort), not by its exit
+		// (round 40's re-check, HLA6).
+		logRead := code == 0 && logCheckRun(spec, phase, cmd, req.Requirement) && toolneed.LogAlone(cmd) // cheap test first: every observed run passes here
+		if key != "" && code >= 0 && !logRead && !shellline.ExitIsOwn(cmd, key) {
 			ref = fmt.Sprintf("exit %d of the whole line, not of %s (a pipe, ||, ; or & decides it), %d bytes", code, key, len(req.Output))
 			code = -1
 		}
@@ -430,14 +434,14 @@ func (e *Engine) RecordObserved(ctx context.Context, req ObservedRequest) (*Evid
 			}
 		}
 	}
-	if code == 0 && e.OpenRepo != nil && logCheckRun(spec, phase, cmd, req.Requirement) {
+	if one, asked := logAsked(spec, phase, cmd, req.Requirement); code == 0 && e.OpenRepo != nil && asked {
 		// A review of the recent commits that showed none (toolneed/recentlog.go).
 		if repo, err := e.OpenRepo(ctx, s.Worktree); err == nil {
 			if !toolneed.LogAlone(cmd) {
 				ref = fmt.Sprintf("exit 0, but the line runs more than git log, so what it printed is not the log's (%d bytes): run git log alone", len(req.Output))
 				code = -1
-			} else if sha, _, err := repo.Head(ctx); err == nil && sha != "" && !toolneed.ShowsCommit(req.Output, sha) {
-				ref = fmt.Sprintf("exit 0, but it showed no commit of the branch's history (HEAD's %.7s is not in its output, %d bytes): run it as the protocol quotes it, on HEAD", sha, len(req.Output))
+			} else if why := recentLogShort(ctx, repo, cmd, req.Output, one); why != "" {
+				ref = fmt.Sprintf("exit 0, but %s (%d bytes): run it as the protocol quotes it, on HEAD", why, len(req.Output))
 				code = -1
 			}
 		}

@@ -378,6 +378,10 @@ func gitSubIndex(w []string) int {
 // (-C DIR, -c NAME=VALUE, --no-pager): "" when there is none.
 func GitSub(w []string) string { return gitSub(w) }
 
+// GitSubIndex is the index of git's subcommand in w, past its global
+// options (len(w) when there is none).
+func GitSubIndex(w []string) int { return gitSubIndex(w) }
+
 func gitSub(w []string) string {
 	if i := gitSubIndex(w); i < len(w) {
 		return w[i]

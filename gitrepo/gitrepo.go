@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -670,6 +671,35 @@ func (r *Repo) ResolveRev(ctx context.Context, rev string) (string, error) {
 		return "", fmt.Errorf("resolve %s: %w", rev, err)
 	}
 	return strings.TrimSpace(string(b)), nil
+}
+
+// HeadAndParents lists HEAD and its parents (first parent first), ids
+// and subjects: what a review of the recent commits must show
+// (toolneed.ShowsLog). Two git processes.
+func (r *Repo) HeadAndParents(ctx context.Context) (shas, subjects []string, err error) {
+	b, err := run(ctx, r.root, "log", "-n", "1", "--format=%H%x00%P%x00%s", "HEAD", "--")
+	if err != nil {
+		return nil, nil, fmt.Errorf("read HEAD's commit: %w", err)
+	}
+	f := strings.SplitN(strings.TrimRight(string(b), "\n"), "\x00", 3)
+	if len(f) != 3 {
+		return nil, nil, fmt.Errorf("read HEAD's commit: %q", b)
+	}
+	shas, subjects = []string{f[0]}, []string{f[2]}
+	parents := strings.Fields(f[1])
+	if len(parents) == 0 {
+		return shas, subjects, nil
+	}
+	b, err = run(ctx, r.root, append(append([]string{"log", "--no-walk=unsorted", "--format=%H%x00%s"}, parents...), "--")...)
+	if err != nil {
+		return nil, nil, fmt.Errorf("read HEAD's parents: %w", err)
+	}
+	for _, l := range strings.Split(strings.TrimRight(string(b), "\n"), "\n") {
+		if sha, subj, ok := strings.Cut(l, "\x00"); ok {
+			shas, subjects = append(shas, sha), append(subjects, subj)
+		}
+	}
+	return shas, subjects, nil
 }
 
 // ObjectsWithPrefix returns every object id of the repository that starts
@@ -1389,6 +1419,120 @@ func (r *Repo) Stashes(ctx context.Context) ([]string, error) {
 	return strings.Fields(string(b)), nil
 }
 
+// StashKey says what a stash entry holds: the files it changes against
+// the commit it was made on (paths, modes and contents) and the tree of
+// its untracked files. A change popped and stashed again is a new entry
+// with another commit and the same key (round 39's re-check, HP4).
+func (r *Repo) StashKey(ctx context.Context, c string) (string, error) {
+	if !hexRev(c) {
+		return "", fmt.Errorf("bad stash entry %q", c)
+	}
+	b, err := run(ctx, r.root, "diff-tree", "-r", "--no-renames", c+"^1", c)
+	if err != nil {
+		return "", fmt.Errorf("read stash entry %.12s: %w", c, err)
+	}
+	var key []string
+	for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		meta, path, ok := strings.Cut(l, "\t")
+		if f := strings.Fields(meta); ok && len(f) == 5 {
+			key = append(key, f[1]+" "+f[3]+" "+f[4]+" "+path) // new mode, new blob, status
+		}
+	}
+	// What it staged, too: a change kept in the index alone, the work
+	// tree's file put back (round 40's re-check, PA7).
+	if b, err := run(ctx, r.root, "diff-tree", "-r", "--no-renames", c+"^1", c+"^2"); err == nil {
+		for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+			meta, path, ok := strings.Cut(l, "\t")
+			if f := strings.Fields(meta); ok && len(f) == 5 {
+				key = append(key, "index "+f[1]+" "+f[3]+" "+f[4]+" "+path)
+			}
+		}
+	}
+	slices.Sort(key)
+	if u, err := run(ctx, r.root, "rev-parse", "--verify", "--quiet", c+"^3^{tree}"); err == nil {
+		key = append(key, "untracked "+strings.TrimSpace(string(u)))
+	}
+	return strings.Join(key, "\n"), nil
+}
+
+// Worktrees lists the linked worktrees by their names under the common
+// git dir's worktrees/ (read without git): a session's start records
+// them, so the clean work tree's check can tell a worktree made since.
+func (r *Repo) Worktrees() []string {
+	ents, err := os.ReadDir(filepath.Join(r.commonDir, "worktrees"))
+	if err != nil {
+		return []string{}
+	}
+	out := []string{}
+	for _, e := range ents {
+		if e.IsDir() {
+			out = append(out, e.Name())
+		}
+	}
+	return out
+}
+
+// LinkedWorktree reads a linked worktree named as Worktrees names it: its
+// folder, the commit its HEAD is on and whether it holds changes git
+// status shows (untracked files included, ignored ones not). One git
+// process. err when its folder is gone (a worktree to prune).
+func (r *Repo) LinkedWorktree(ctx context.Context, name string) (dir, head string, dirty bool, err error) {
+	if name == "" || strings.ContainsAny(name, "/\\") || name == "." || name == ".." {
+		return "", "", false, fmt.Errorf("bad worktree name %q", name)
+	}
+	b, err := boundedread.File(filepath.Join(r.commonDir, "worktrees", name, "gitdir"), 64<<10)
+	if err != nil {
+		return "", "", false, fmt.Errorf("read worktree %s: %w", name, err)
+	}
+	dir = filepath.Dir(strings.TrimSpace(string(b))) // gitdir names its .git file
+	if _, err := os.Stat(dir); err != nil {
+		// Its folder deleted or moved: what it held is out of reach; its
+		// HEAD is still in the admin folder (round 40's re-check, PA4, PA5).
+		h, _ := boundedread.File(filepath.Join(r.commonDir, "worktrees", name, "HEAD"), 4<<10)
+		if head = strings.TrimSpace(string(h)); !hexRev(head) {
+			head = ""
+		}
+		return dir, head, false, fmt.Errorf("worktree %s: its folder %s is gone: %w", name, dir, session.ErrWorktreeGone)
+	}
+	// -uall: whatever status.showUntrackedFiles says (PA6b).
+	out, err := run(ctx, dir, "status", "--porcelain=v2", "--branch", "--untracked-files=all", "--ignore-submodules=none")
+	if err != nil {
+		return dir, "", false, fmt.Errorf("git status in worktree %s: %w", name, err)
+	}
+	// A file git status is told not to look at (skip-worktree,
+	// assume-unchanged: PA6) may hold a change status does not show.
+	if flags, err := run(ctx, dir, "ls-files", "-v"); err == nil {
+		for _, l := range strings.Split(string(flags), "\n") {
+			if len(l) <= 2 {
+				continue
+			}
+			// A skip-worktree file a sparse checkout left out is not
+			// there; one that is there may hold a change.
+			if l[0] == 'S' {
+				if _, err := os.Lstat(filepath.Join(dir, filepath.FromSlash(l[2:]))); err != nil {
+					continue
+				}
+			}
+			if l[0] == 'S' || l[0] >= 'a' && l[0] <= 'z' {
+				dirty = true
+				break
+			}
+		}
+	}
+	for _, l := range strings.Split(string(out), "\n") {
+		switch {
+		case strings.HasPrefix(l, "# branch.oid "):
+			head = strings.TrimSpace(strings.TrimPrefix(l, "# branch.oid "))
+		case l != "" && !strings.HasPrefix(l, "#"):
+			dirty = true
+		}
+	}
+	if !hexRev(head) {
+		head = "" // "(initial)"
+	}
+	return dir, head, dirty, nil
+}
+
 // BranchTips maps each local ref that can hold work to its commit (a
 // tag's peeled): branches, tags, notes and any other ref under refs/ but
 // the remote-tracking ones, sessiongate's records, the stash (Stashes)
@@ -1413,9 +1557,12 @@ func (r *Repo) BranchTips(ctx context.Context) (map[string]string, error) {
 // on: not a remote-tracking ref, sessiongate's own (its records, the
 // temporary ref a records fetch uses), the stash, or a host's review and
 // pipeline refs (refs/pull, refs/merge-requests, refs/pipelines,
-// refs/changes, refs/keep-around), which a fetch brings by the thousand.
+// refs/changes, refs/cache), which a fetch brings by the thousand.
 func localRef(ref string) bool {
-	for _, p := range []string{"refs/remotes/", "refs/sessiongate/", "refs/sessiongate-incoming/", "refs/pull/", "refs/merge-requests/", "refs/pipelines/", "refs/changes/", "refs/keep-around/", "refs/cache/", "refs/original/"} {
+	// refs/original (filter-branch's backups) and refs/keep-around are
+	// read: neither comes by the thousand in a clone, and an update-ref
+	// parked work there (round 40's re-check, PA11, PA12).
+	for _, p := range []string{"refs/remotes/", "refs/sessiongate/", "refs/sessiongate-incoming/", "refs/pull/", "refs/merge-requests/", "refs/pipelines/", "refs/changes/", "refs/cache/"} {
 		if strings.HasPrefix(ref, p) {
 			return false
 		}
@@ -1429,7 +1576,13 @@ func localRef(ref string) bool {
 // author and author date (a cherry-pick with a conflict resolved): a
 // branch's own new work, not a backup of commits HEAD holds rebased, nor a
 // person's fetched commits.
-func (r *Repo) NewOnBranch(ctx context.Context, tip string, not []string) (int, error) {
+//
+// A commit whose Session-Id trailer names another session than self is
+// that session's work, made through its own hooks in its own worktree
+// (TestAdv26bSecondWorktreeOwnDatabase: a second session in a worktree
+// added beside the first), not work self parked: every commit made in
+// self's worktree gets self's trailer from its hooks.
+func (r *Repo) NewOnBranch(ctx context.Context, tip string, not []string, self string) (int, error) {
 	args := append([]string{"rev-list", tip, "--not", "HEAD", "--remotes"}, not...)
 	b, err := run(ctx, r.root, args...)
 	if err != nil {
@@ -1474,6 +1627,20 @@ func (r *Repo) NewOnBranch(ctx context.Context, tip string, not []string) (int, 
 	mine, err := authored(left...)
 	if err != nil {
 		return 0, fmt.Errorf("read %.12s's commits' authors: %w", tip, err)
+	}
+	if self != "" {
+		b, err := run(ctx, r.root, append([]string{"log", "--no-walk=unsorted", "--format=%H %(trailers:key=" + session.TrailerKey + ",valueonly,separator=%x20)"}, left...)...)
+		if err != nil {
+			return 0, fmt.Errorf("read %.12s's commits' session trailers: %w", tip, err)
+		}
+		others := map[string]bool{}
+		for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+			f := strings.Fields(l)
+			if len(f) >= 2 && f[len(f)-1] != self {
+				others[f[0]] = true
+			}
+		}
+		left = slices.DeleteFunc(left, func(c string) bool { return others[c] })
 	}
 	b, err = run(ctx, r.root, append([]string{"log", "--format=%an <%ae> %at %s", "HEAD", "--not"}, not...)...)
 	if err != nil {

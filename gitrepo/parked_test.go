@@ -61,9 +61,23 @@ func TestParkedWork(t *testing.T) {
 		}
 	}
 	for ref, want := range map[string]int{"refs/heads/backup": 0, "refs/heads/parking": 1} {
-		if n, err := repo.NewOnBranch(ctx, tips[ref], []string{start}); err != nil || n != want {
+		if n, err := repo.NewOnBranch(ctx, tips[ref], []string{start}, ""); err != nil || n != want {
 			t.Errorf("NewOnBranch(%s) = %d, %v; want %d", ref, n, err, want)
 		}
+	}
+	// Another session's commit (its trailer, from its own hooks in its own
+	// worktree) is that session's work, not parked by session "self".
+	git("switch", "-q", "-c", "other-session")
+	write("other.txt", "theirs\n")
+	git("add", "-A")
+	git("commit", "-q", "-m", "feat: theirs\n\nSession-Id: 11111111-2222-3333-4444-555555555555")
+	other := git("rev-parse", "HEAD")
+	git("switch", "-q", "-")
+	if n, err := repo.NewOnBranch(ctx, other, []string{start}, "self"); err != nil || n != 0 {
+		t.Errorf("NewOnBranch of another session's commit = %d, %v; want 0", n, err)
+	}
+	if n, err := repo.NewOnBranch(ctx, other, []string{start}, "11111111-2222-3333-4444-555555555555"); err != nil || n != 1 {
+		t.Errorf("NewOnBranch of the session's own commit = %d, %v; want 1", n, err)
 	}
 	// Cherry-picked onto HEAD with a conflict resolved: another patch,
 	// the same author and author date.
@@ -80,11 +94,11 @@ func TestParkedWork(t *testing.T) {
 	write("a.txt", "a\nb\nspike, merged\n")
 	git("add", "a.txt")
 	gittest.GitEnv(t, dir, []string{"GIT_EDITOR=true"}, "-c", "user.name=t", "-c", "user.email=t@example.com", "cherry-pick", "--continue")
-	if n, err := repo.NewOnBranch(ctx, spike, []string{start}); err != nil || n != 0 {
+	if n, err := repo.NewOnBranch(ctx, spike, []string{start}, ""); err != nil || n != 0 {
 		t.Errorf("NewOnBranch of a branch cherry-picked with a conflict resolved = %d, %v; want 0", n, err)
 	}
 	git("update-ref", "refs/remotes/origin/parking", parked) // pushed: a remote holds it
-	if n, err := repo.NewOnBranch(ctx, parked, []string{start}); err != nil || n != 0 {
+	if n, err := repo.NewOnBranch(ctx, parked, []string{start}, ""); err != nil || n != 0 {
 		t.Errorf("NewOnBranch of a pushed branch = %d, %v; want 0", n, err)
 	}
 
@@ -95,5 +109,59 @@ func TestParkedWork(t *testing.T) {
 	git("stash", "push", "-q")
 	if s, err := repo.Stashes(ctx); err != nil || len(s) != 1 || s[0] != git("rev-parse", "stash@{0}") {
 		t.Errorf("Stashes = %v, %v; want stash@{0}", s, err)
+	}
+
+	// The same change popped and stashed again on another commit: another
+	// entry, the same key; another change: another key.
+	first := git("rev-parse", "stash@{0}")
+	write("scratch.txt", "a person's note\n")
+	git("stash", "push", "-q", "-u", "--", "scratch.txt")
+	withU := git("rev-parse", "stash@{0}")
+	git("stash", "pop", "-q")
+	git("commit", "-q", "--allow-empty", "-m", "chore: moved on")
+	git("stash", "push", "-q", "-u", "--", "scratch.txt")
+	again := git("rev-parse", "stash@{0}")
+	key := func(c string) string {
+		k, err := repo.StashKey(ctx, c)
+		if err != nil {
+			t.Fatalf("StashKey(%.7s): %v", c, err)
+		}
+		return k
+	}
+	if again == withU || key(again) != key(withU) {
+		t.Errorf("a change stashed again: entries %.7s and %.7s, keys %q and %q; want two entries, one key", withU, again, key(withU), key(again))
+	}
+	if key(first) == key(withU) || key(first) == "" {
+		t.Errorf("two changes share a key: %q", key(first))
+	}
+
+	// Worktrees: a linked one's folder, HEAD and whether it holds changes.
+	if w := repo.Worktrees(); len(w) != 0 {
+		t.Errorf("Worktrees of none = %v", w)
+	}
+	park := filepath.Join(t.TempDir(), "park")
+	git("worktree", "add", "-q", "--detach", park, "HEAD")
+	names := repo.Worktrees()
+	if len(names) != 1 {
+		t.Fatalf("Worktrees = %v, want one", names)
+	}
+	d, h, dirty, err := repo.LinkedWorktree(ctx, names[0])
+	if err != nil || filepath.Base(d) != "park" || h != git("rev-parse", "HEAD") || dirty {
+		t.Errorf("LinkedWorktree = %q, %q, %v, %v; want park at HEAD, clean", d, h, dirty, err)
+	}
+	if err := os.WriteFile(filepath.Join(park, "a.txt"), []byte("parked\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, dirty, err := repo.LinkedWorktree(ctx, names[0]); err != nil || !dirty {
+		t.Errorf("LinkedWorktree after an edit: dirty %v, %v; want dirty", dirty, err)
+	}
+	if _, _, _, err := repo.LinkedWorktree(ctx, "../x"); err == nil {
+		t.Error("LinkedWorktree took a name with a path in it")
+	}
+
+	// HeadAndParents: HEAD and its parent, with their subjects.
+	shas, subjects, err := repo.HeadAndParents(ctx)
+	if err != nil || len(shas) != 2 || shas[0] != git("rev-parse", "HEAD") || subjects[0] != "chore: moved on" || subjects[1] != "feat: spike" {
+		t.Errorf("HeadAndParents = %v, %q, %v", shas, subjects, err)
 	}
 }

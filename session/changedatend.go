@@ -45,7 +45,7 @@ func (e *Engine) changedFilesAtEnd(ctx context.Context, s *Session, ps []positio
 					return nil, nil, err
 				}
 			}
-			cr, _ := runCheck(ctx, gateEnv{goCache: e.toolchainCache(), repo: repo, sess: s, phase: p, cfg: e.Config, commitRecords: e.commitRecordsOf(s.ID), continued: continued, continuedIDs: continuedIDs, protocol: e.protocolText(ctx, s), atStart: e.startHiddenOf(s.ID), tipsAtStart: e.tipsAtStartOf(s.ID), stashAtStart: e.stashAtStartOf(s.ID), remotesAtStart: e.remotesAtStartOf(s.ID)}, c)
+			cr, _ := runCheck(ctx, gateEnv{goCache: e.toolchainCache(), repo: repo, sess: s, phase: p, cfg: e.Config, commitRecords: e.commitRecordsOf(s.ID), continued: continued, continuedIDs: continuedIDs, protocol: e.protocolText(ctx, s), atStart: e.startHiddenOf(s.ID), tipsAtStart: e.tipsAtStartOf(s.ID), parkedAtStart: e.parkedAtStartOf(s.ID), remotesAtStart: e.remotesAtStartOf(s.ID)}, c)
 			if cr.Status == StatusPass && !strings.ContainsAny(c.Arg, "*?[") && s.StartCommit != "" {
 				same, err := sameAtHead(ctx, repo, s.StartCommit, c.Arg)
 				if err != nil {

@@ -255,6 +255,7 @@ func (e *Engine) Start(ctx context.Context, req StartRequest) (*StartResult, err
 	tips := startTips(ctx, req.Repo)                                              // before the transaction: two git processes (refs, ORIG_HEAD)
 	remoteTips := startRemoteTips(ctx, req.Repo, e.Config.DefaultBranch)          // the remote-tracking refs: one git process
 	stashStart := startStash(ctx, req.Repo)                                       // the stash's entries: one git process (parked.go)
+	worktreesStart := startWorktrees(req.Repo)                                    // the linked worktrees: a folder read (parked.go)
 	hiddenStart, hiddenBySession, hiddenRefused := e.hiddenAtStart(ctx, req.Repo) // a developer's own update-index flags, and those not honoured, with why (hiddenstart.go)
 	excludesStart := excludesAtStart(ctx, req.Repo)
 	hooksDir := effectiveHooksDir(ctx, req.Repo.Root()) // one git process (hooksdir.go)
@@ -362,7 +363,7 @@ func (e *Engine) Start(ctx context.Context, req StartRequest) (*StartResult, err
 		if err := inheritTranscripts(ctx, w, s.ID, inherit, now); err != nil {
 			return err
 		}
-		start := map[string]any{"branch": s.Branch, "starting_commit": s.StartCommit, "starting_commit_from_caller": override, "head_at_start": headAtStart, "protocol_sha256": s.ProtocolSHA, "ref_tips": tips, "remote_tips": remoteTips, "stash_at_start": stashStart, "hidden_at_start": hiddenStart, "hidden_by_session": hiddenBySession, "hidden_refused": hiddenRefused, "excludes_at_start": excludesStart}
+		start := map[string]any{"branch": s.Branch, "starting_commit": s.StartCommit, "starting_commit_from_caller": override, "head_at_start": headAtStart, "protocol_sha256": s.ProtocolSHA, "ref_tips": tips, "remote_tips": remoteTips, "stash_at_start": stashStart, "worktrees_at_start": worktreesStart, "hidden_at_start": hiddenStart, "hidden_by_session": hiddenBySession, "hidden_refused": hiddenRefused, "excludes_at_start": excludesStart}
 		if pushURL != "" {
 			start["records_push_url"] = pushURL
 		}

@@ -242,7 +242,7 @@ func (e *Engine) branchAtEnd(ctx context.Context, s *Session, ps []position) (*G
 			if err != nil {
 				return nil, nil, err
 			}
-			st, msg, _ := checkNotDefaultBranch(ctx, gateEnv{goCache: e.toolchainCache(), repo: repo, sess: s, phase: p, cfg: e.Config, tipsAtStart: e.tipsAtStartOf(s.ID), stashAtStart: e.stashAtStartOf(s.ID), remotesAtStart: e.remotesAtStartOf(s.ID)})
+			st, msg, _ := checkNotDefaultBranch(ctx, gateEnv{goCache: e.toolchainCache(), repo: repo, sess: s, phase: p, cfg: e.Config, tipsAtStart: e.tipsAtStartOf(s.ID), parkedAtStart: e.parkedAtStartOf(s.ID), remotesAtStart: e.remotesAtStartOf(s.ID)})
 			if st != StatusFail {
 				return nil, nil, nil
 			}
@@ -295,7 +295,7 @@ func (e *Engine) commitChecksAtEnd(ctx context.Context, s *Session, ps []positio
 			if err != nil {
 				return nil, nil, err
 			}
-			cr, _ := runCheck(ctx, gateEnv{goCache: e.toolchainCache(), repo: repo, sess: ws, phase: p, cfg: e.Config, commitRecords: e.commitRecordsOf(s.ID), continued: continued, continuedIDs: continuedIDs, atStart: e.startHiddenOf(s.ID), tipsAtStart: e.tipsAtStartOf(s.ID), stashAtStart: e.stashAtStartOf(s.ID), remotesAtStart: e.remotesAtStartOf(s.ID)}, c)
+			cr, _ := runCheck(ctx, gateEnv{goCache: e.toolchainCache(), repo: repo, sess: ws, phase: p, cfg: e.Config, commitRecords: e.commitRecordsOf(s.ID), continued: continued, continuedIDs: continuedIDs, atStart: e.startHiddenOf(s.ID), tipsAtStart: e.tipsAtStartOf(s.ID), parkedAtStart: e.parkedAtStartOf(s.ID), remotesAtStart: e.remotesAtStartOf(s.ID)}, c)
 			if cr.Status != StatusFail {
 				continue
 			}

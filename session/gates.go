@@ -77,10 +77,10 @@ type gateEnv struct {
 	// (nil: none recorded): not_default_branch takes what a remote's
 	// branch held then, not what an agent's update-ref made it hold.
 	remotesAtStart func(ctx context.Context) map[string]string
-	// stashAtStart gives the stash entries the start recorded (ok false:
-	// none recorded, an older session): clean_worktree names one stashed
-	// since (parked.go).
-	stashAtStart func(ctx context.Context) (stash []string, ok bool)
+	// parkedAtStart gives the stash entries and linked worktrees the
+	// start recorded (ok false: none recorded, an older session):
+	// clean_worktree names what was parked since (parked.go).
+	parkedAtStart func(ctx context.Context) (parkedStart, bool)
 	// environ is the clean environment of a command gate (gateEnviron),
 	// dropped what it left out; nil: gateenv.Clean's unbounded one.
 	environ, dropped []string

@@ -567,7 +567,7 @@ func (e *Engine) runHookGates(ctx context.Context, d *HookDecision, s *Session, 
 		}
 		g, ok := conditionNotMet(p, ev)
 		if !ok {
-			g = runGate(ctx, gateEnv{goCache: e.toolchainCache(), runDir: req.GateDir, repo: repo, sess: ws, phase: p, evidence: ev, cfg: e.hookConfig(spec, p), staged: staged, hook: true, progress: e.Progress, commitRecords: e.commitRecordsOf(s.ID), atStart: e.startHiddenOf(s.ID), tipsAtStart: e.tipsAtStartOf(s.ID), stashAtStart: e.stashAtStartOf(s.ID), remotesAtStart: e.remotesAtStartOf(s.ID)})
+			g = runGate(ctx, gateEnv{goCache: e.toolchainCache(), runDir: req.GateDir, repo: repo, sess: ws, phase: p, evidence: ev, cfg: e.hookConfig(spec, p), staged: staged, hook: true, progress: e.Progress, commitRecords: e.commitRecordsOf(s.ID), atStart: e.startHiddenOf(s.ID), tipsAtStart: e.tipsAtStartOf(s.ID), parkedAtStart: e.parkedAtStartOf(s.ID), remotesAtStart: e.remotesAtStartOf(s.ID)})
 		}
 		d.Gates = append(d.Gates, g)
 		if g.Status != StatusFail {

@@ -2,10 +2,16 @@ package session
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"maps"
+	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/sessiongate/sessiongate/internal/lazyregexp"
+	"github.com/sessiongate/sessiongate/mdtext"
 )
 
 // A clean work tree ("Commit all changes", clean_worktree) said only that
@@ -20,15 +26,33 @@ import (
 // remote-tracking ref or a start tip reaches, none with a patch-equivalent
 // on HEAD (a backup branch before a rebase is no parked work).
 
-// stasher and branchTipper are the optional parts of a Repo that list the
-// stash's entries and the local branch tips (gitrepo.Repo).
+// stasher, worktreeLister and branchTipper are the optional parts of a
+// Repo that list the stash's entries, the linked worktrees and the local
+// ref tips (gitrepo.Repo).
 type stasher interface {
 	Stashes(ctx context.Context) ([]string, error)
+	StashKey(ctx context.Context, c string) (string, error)
 }
+
+type worktreeLister interface {
+	Worktrees() []string
+	LinkedWorktree(ctx context.Context, name string) (dir, head string, dirty bool, err error)
+}
+
+// ErrWorktreeGone: a linked worktree whose folder is not where git's
+// admin folder says (deleted without `git worktree remove`, or moved).
+var ErrWorktreeGone = errors.New("worktree folder gone")
 
 type branchTipper interface {
 	BranchTips(ctx context.Context) (map[string]string, error)
-	NewOnBranch(ctx context.Context, tip string, not []string) (int, error)
+	NewOnBranch(ctx context.Context, tip string, not []string, self string) (int, error)
+}
+
+// parkedStart is what a start recorded of the places work can be parked
+// beside the refs: the stash's entries and the linked worktrees (nil
+// when not recorded).
+type parkedStart struct {
+	stash, worktrees []string
 }
 
 // startStash lists the stash's entries to record at a start; nil when the
@@ -48,66 +72,266 @@ func startStash(ctx context.Context, repo Repo) []string {
 	return s
 }
 
-// stashAtStartOf reads what the start of session id recorded of the
-// stash, for a gate (gateEnv.stashAtStart).
-func (e *Engine) stashAtStartOf(id string) func(ctx context.Context) ([]string, bool) {
-	return func(ctx context.Context) ([]string, bool) {
+// startWorktrees lists the linked worktrees to record at a start: a
+// person's own, whose work in progress is theirs. nil when the repo
+// cannot say.
+func startWorktrees(repo Repo) []string {
+	if wl, ok := repo.(worktreeLister); ok {
+		return wl.Worktrees()
+	}
+	return nil
+}
+
+// parkedAtStartOf reads what the start of session id recorded of the
+// stash and the worktrees, for a gate (gateEnv.parkedAtStart).
+func (e *Engine) parkedAtStartOf(id string) func(ctx context.Context) (parkedStart, bool) {
+	return func(ctx context.Context) (parkedStart, bool) {
 		r, err := e.readStartTips(ctx, id)
-		if err != nil || !r.ok || r.stash == nil {
-			return nil, false
+		if err != nil || !r.ok {
+			return parkedStart{}, false
 		}
-		return r.stash, true
+		return parkedStart{stash: r.stash, worktrees: r.worktrees}, r.stash != nil || r.worktrees != nil
 	}
 }
 
 // parkedWork lists what the session put aside since its start: stash
-// entries the start did not record, and local branches whose tips neither
-// the start recorded nor HEAD reaches. Nothing when the start recorded
-// none of it (older sessions) or the repo cannot say.
+// entries the start did not record (nor the same change stashed again), linked
+// worktrees made since the start that hold changes or commits HEAD lacks,
+// and local refs whose tips neither the start recorded nor HEAD reaches.
+// Nothing when the start recorded none of it (older sessions) or the repo
+// cannot say.
 func parkedWork(ctx context.Context, env gateEnv) []string {
 	var out []string
-	if st, ok := env.repo.(stasher); ok && env.stashAtStart != nil {
-		if before, ok := env.stashAtStart(ctx); ok {
-			if now, err := st.Stashes(ctx); err == nil {
-				for i, c := range now {
-					if !slices.Contains(before, c) {
-						out = append(out, fmt.Sprintf("stash@{%d} (stashed since the session started)", i))
+	var at parkedStart
+	if env.parkedAtStart != nil {
+		at, _ = env.parkedAtStart(ctx)
+	}
+	if st, ok := env.repo.(stasher); ok && at.stash != nil {
+		if now, err := st.Stashes(ctx); err == nil {
+			var before map[string]bool // the start's entries' keys, read once
+			for i, c := range now {
+				if slices.Contains(at.stash, c) {
+					continue
+				}
+				if before == nil {
+					before = map[string]bool{}
+					for _, b := range at.stash {
+						if k, err := st.StashKey(ctx, b); err == nil {
+							before[k] = true
+						}
 					}
+				}
+				// A person's entry popped and stashed again (round 39's
+				// re-check, HP4): the same change, a new commit.
+				if k, err := st.StashKey(ctx, c); err == nil && before[k] {
+					continue
+				}
+				out = append(out, fmt.Sprintf("stash@{%d} (stashed since the session started)", i))
+			}
+		}
+	}
+	head, _, err := env.repo.Head(ctx)
+	if err != nil || head == "" || env.sess == nil {
+		return out
+	}
+	var before []string
+	if env.tipsAtStart != nil {
+		before = env.tipsAtStart(ctx)
+	}
+	bt, canTips := env.repo.(branchTipper)
+	// newWork: tip holds commits of its own that HEAD lacks (not a backup
+	// of HEAD's before a rebase, not a person's commits fetched).
+	newWork := func(c string) int {
+		if c == "" || c == head || c == env.sess.StartCommit || slices.Contains(before, c) {
+			return 0
+		}
+		if in, err := env.repo.IsAncestor(ctx, c, head); err != nil || in {
+			return 0
+		}
+		n, err := bt.NewOnBranch(ctx, c, append(slices.Clone(before), env.sess.StartCommit), env.sess.ID)
+		if err != nil {
+			return 0
+		}
+		return n
+	}
+	// A worktree made since the start (lazy pass 40, P6 and P6b: the
+	// change copied into `git worktree add --detach ../park`, or committed
+	// on its detached HEAD, which no ref names).
+	if wl, ok := env.repo.(worktreeLister); ok && at.worktrees != nil {
+		for _, name := range wl.Worktrees() {
+			if slices.Contains(at.worktrees, name) {
+				continue
+			}
+			dir, wh, dirty, err := wl.LinkedWorktree(ctx, name)
+			where := fmt.Sprintf("worktree %s (%s, added since the session started)", name, filepath.Base(dir))
+			if errors.Is(err, ErrWorktreeGone) {
+				// Moved with its change (PA4), or deleted with a commit
+				// its HEAD alone holds (PA5): what it held is unread.
+				out = append(out, where+": its folder is not where git says (moved or deleted): remove it with git worktree remove, or git worktree prune once it is deleted")
+				continue
+			}
+			if err != nil {
+				continue
+			}
+			if dirty {
+				out = append(out, where+": it holds changes git status shows; commit them here, or remove it (git worktree remove)")
+			} else if canTips && before != nil {
+				if n := newWork(wh); n > 0 {
+					out = append(out, fmt.Sprintf("%s: its HEAD %s holds %d commit(s) HEAD does not", where, shortSHA(wh), n))
 				}
 			}
 		}
 	}
-	bt, ok := env.repo.(branchTipper)
-	if !ok || env.tipsAtStart == nil || env.sess == nil {
-		return out
-	}
-	before := env.tipsAtStart(ctx)
-	if before == nil {
+	if !canTips || before == nil {
 		return out // no tips recorded at the start
 	}
 	tips, err := bt.BranchTips(ctx)
 	if err != nil {
 		return out
 	}
-	head, _, err := env.repo.Head(ctx)
-	if err != nil || head == "" {
-		return out
-	}
+	var told func(name string) bool
 	for _, ref := range slices.Sorted(maps.Keys(tips)) {
-		c := tips[ref]
-		if c == head || c == env.sess.StartCommit || slices.Contains(before, c) {
+		n := newWork(tips[ref])
+		if n == 0 {
 			continue
 		}
-		if in, err := env.repo.IsAncestor(ctx, c, head); err != nil || in {
-			continue
+		name, isBranch := strings.CutPrefix(ref, "refs/heads/")
+		if isBranch {
+			if told == nil {
+				told = toldBranches(ctx, env.repo, env.sess.StartCommit)
+			}
+			if told(name) {
+				continue // a follow-up branch the session's handoff names (HP3)
+			}
 		}
-		// Its own new commits: not a backup of HEAD's before a rebase, not
-		// a person's commits fetched onto local main.
-		n, err := bt.NewOnBranch(ctx, c, append(slices.Clone(before), env.sess.StartCommit))
-		if err != nil || n == 0 {
-			continue
+		kind := "ref"
+		if isBranch {
+			kind = "branch"
 		}
-		out = append(out, fmt.Sprintf("branch %s at %s (%d commit(s) HEAD does not hold)", strings.TrimPrefix(ref, "refs/heads/"), shortSHA(c), n))
+		out = append(out, fmt.Sprintf("%s %s at %s (%d commit(s) HEAD does not hold)", kind, name, shortSHA(tips[ref]), n))
 	}
 	return out
+}
+
+// toldBranches reports whether the session named a branch where a person
+// reads it: in the shown text of a Markdown file its commits changed (a
+// handoff's "the README change waits on docs/readme, not yet pushed"),
+// or in one of its commits' subjects. A branch so named is disclosed, not
+// parked out of sight (round 39's re-check, HP3: an honest follow-up
+// branch read as parked work). Read only when a branch holds new work.
+func toldBranches(ctx context.Context, repo Repo, start string) func(string) bool {
+	var texts []string
+	if subs, err := repo.CommitSubjects(ctx, start); err == nil {
+		for _, c := range subs {
+			texts = append(texts, c.Subject)
+		}
+	}
+	if files, err := repo.CommitsSince(ctx, start); err == nil && len(files) > 0 {
+		changed, err := repo.ChangedFiles(ctx, start)
+		if err == nil {
+			read := 0
+			for _, f := range changed {
+				if !mdtext.IsMarkdown(f) || read >= 20 {
+					continue
+				}
+				if b, ok, err := repo.ReadCommitted(ctx, "HEAD", f); err == nil && ok && len(b) <= 256<<10 {
+					texts = append(texts, mdtext.ShownIn(f, string(b)))
+					read++
+				}
+			}
+		}
+	}
+	return toldIn(texts)
+}
+
+// toldIn reports whether texts tell a branch of this name.
+func toldIn(texts []string) func(name string) bool {
+	// The name beside the word branch, as a reader takes it: "branch
+	// docs/readme", "the `docs/readme` branch", "a branch (`docs/readme`)",
+	// "branch\ndocs/readme" soft-wrapped, a list under a lead-in that says
+	// branches ("Follow-up branches, not yet pushed:\n- docs/readme"), or
+	// `git switch docs/readme`; up to three words may stand between. A name
+	// elsewhere is in passing: "`README.md`" names no branch README.md, nor
+	// a commit subject "greet branches on an optional name" a branch `name`
+	// (round 40's re-check, PA8-PA10). A name of letters alone ("work",
+	// "feature", "this") must also be marked as a name (a code span,
+	// quotes, bold): "all work stayed on the feature branch" tells no
+	// branch `feature` (round 40's last re-check).
+	return func(name string) bool {
+		q := "[`'\"*(]*(" + regexp.QuoteMeta(name) + ")[`'\")*]*"
+		gap := `[ \t]*\n?[ \t]*(?:[^\s]+[ \t]+\n?[ \t]*){0,3}?`
+		re, err := regexp.Compile(`(?i)\bbranch(?:es)?\b[ \t]*:?` + gap + q +
+			`|` + q + gap + `[(\[]?\bbranch\b` +
+			`|\bgit[ \t]+(?:switch|checkout)[ \t]+(?:-[ \t]*)?` + q +
+			`|\bbranch(?:es)?\b[^\n]*\n(?:[ \t]*\n)?(?:[ \t]*(?:[-*+]|\d+[.)])[ \t]+[^\n]*\n)*?[ \t]*(?:[-*+]|\d+[.)])[ \t]+` + q)
+		if err != nil {
+			return false
+		}
+		plain := strings.Trim(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ") == ""
+		for _, t := range texts {
+			if inBranchColumn(t, name) {
+				return true
+			}
+			for _, m := range re.FindAllStringSubmatchIndex(t, -1) {
+				for g := 2; g+1 < len(m); g += 2 {
+					a, b := m[g], m[g+1]
+					if a < 0 || branchNameByte(t, a-1) || branchNameByte(t, b) {
+						continue
+					}
+					if plain && !(a > 0 && strings.IndexByte("`'\"*", t[a-1]) >= 0) {
+						continue
+					}
+					return true
+				}
+			}
+		}
+		return false
+	}
+}
+
+// branchWordRE: a header cell that says branch.
+var branchWordRE = lazyregexp.New(`(?i)\bbranch(?:es)?\b`)
+
+// inBranchColumn reports whether a Markdown table in t has name in the
+// column whose header says branch ("| Follow-up | Branch |", then "| README
+// | docs/readme |": round 40's re-check, HPA1).
+func inBranchColumn(t, name string) bool {
+	col := -1
+	cells := func(l string) []string {
+		l = strings.TrimSpace(l)
+		if !strings.HasPrefix(l, "|") {
+			return nil
+		}
+		c := strings.Split(strings.Trim(l, "|"), "|")
+		for i := range c {
+			c[i] = strings.Trim(strings.TrimSpace(c[i]), "`'\"*")
+		}
+		return c
+	}
+	for _, l := range strings.Split(t, "\n") {
+		c := cells(l)
+		switch {
+		case c == nil:
+			col = -1 // the table ended
+		case col < 0:
+			col = slices.IndexFunc(c, func(h string) bool {
+				return branchWordRE.MatchString(h) // "Branch", "Branch name", "Branch (unpushed)"
+			})
+		case col < len(c) && slices.ContainsFunc(strings.Split(c[col], ","), func(v string) bool {
+			return strings.Trim(strings.TrimSpace(v), "`'\"*") == name
+		}):
+			return true
+		}
+	}
+	return false
+}
+
+// branchNameByte reports whether t[i] could continue a branch's name
+// (out of range: no).
+func branchNameByte(t string, i int) bool {
+	if i < 0 || i >= len(t) {
+		return false
+	}
+	c := t[i]
+	return c == '/' || c == '-' || c == '_' || c == '.' && i+1 < len(t) && t[i+1] != ' ' && t[i+1] != '\n' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 }

@@ -102,6 +102,9 @@ type startTipsRecord struct {
 	// stash lists the stash's entries at the start; nil when not
 	// recorded (older sessions).
 	stash []string
+	// worktrees lists the linked worktrees at the start; nil when not
+	// recorded (older sessions).
+	worktrees []string
 }
 
 // readStartTips reads the start event's record of the refs, once per use.
@@ -118,11 +121,12 @@ func (e *Engine) readStartTips(ctx context.Context, id string) (startTipsRecord,
 		Head    string            `json:"head_at_start"`
 		Remotes map[string]string `json:"remote_tips"`
 		Stash   []string          `json:"stash_at_start"`
+		Trees   []string          `json:"worktrees_at_start"`
 	}
 	if json.Unmarshal([]byte(evs[0].Detail), &d) != nil || d.Tips == nil {
 		return startTipsRecord{}, nil
 	}
-	return startTipsRecord{tips: *d.Tips, head: d.Head, ok: true, remotes: d.Remotes, stash: d.Stash}, nil
+	return startTipsRecord{tips: *d.Tips, head: d.Head, ok: true, remotes: d.Remotes, stash: d.Stash, worktrees: d.Trees}, nil
 }
 
 // before is the tips whose history existed before the session, HEAD's own

@@ -30,7 +30,10 @@ import (
 //     tip (an original still there was not rewritten: a copy of it, as a
 //     revert re-applied with the hooks off, is new work), X vouches for no
 //     other C, and s's rewrites come in s's recorded order; the rewrite of
-//     s's end commit stands in for it (claims.go);
+//     s's end commit stands in for it (claims.go) only when every commit
+//     of s's run from its start to its end lands: its original in the
+//     tip's history, or rewritten here (a commit dropped by `git rebase
+//     --onto` after the end fails it);
 //   - a commit without a trailer is a SQUASH of session s when s's
 //     recorded commits, from its first to its end commit, were all gated
 //     (every one has a fingerprint: a recorded replay or cherry-pick has
@@ -100,6 +103,7 @@ type rewrites struct {
 	commits []gitrepo.Commit // the range, oldest first
 	prints  map[string]string
 	reach   map[string]bool // sha256 of every commit reachable from a ref or the tip
+	tipHist map[string]bool // sha256 of every commit in the tip's history
 	judged  map[string]bool // session ids
 	ok      map[string]string
 	why     map[string]string
@@ -178,6 +182,7 @@ func (rw *rewrites) judge(ctx context.Context, id string, rc *recordCheck) {
 	}
 	prints := rw.fingerprints(ctx)
 	last := -1
+	vouchedAt := map[int]bool{} // the run's places a rewrite vouched for
 	for _, c := range cands {
 		p := prints[c]
 		if p == "" {
@@ -205,6 +210,7 @@ func (rw *rewrites) judge(ctx context.Context, id string, rc *recordCheck) {
 			continue
 		}
 		last += 1 + j
+		vouchedAt[last] = true
 		rw.vouched[id] = true
 		rw.ok[c] = fmt.Sprintf("a rewrite of checked work (such as GitLab's rebase before a fast-forward): the same paths with the same blobs before and after as a commit session %s recorded through its pre-commit (sha256 %s), whose original is not in this history", id, shorten.SHA(x.h))
 		if rc.end != "" && x.h == sumHex(rc.end) {
@@ -215,6 +221,39 @@ func (rw *rewrites) judge(ctx context.Context, id string, rc *recordCheck) {
 	if e, ok := rw.endOf[id]; ok && e != cands[len(cands)-1] && rw.ok[cands[len(cands)-1]] != "" {
 		delete(rw.endOf, id)
 	}
+	// The stand-in vouches for the run the session ended on only when
+	// every commit of that run lands: its original in the tip's history,
+	// or a rewrite here. Lazy pass 41 (L16): the session's fix B dropped
+	// by a rebase after the end (`rebase --onto A B`), the handoff H
+	// re-made on the broken A; H's rewrite stood in for the end commit and
+	// A passed as recorded, so the broken code landed clean.
+	if e, ok := rw.endOf[id]; ok {
+		for i, r := range run {
+			if vouchedAt[i] || rw.inTip(ctx, r.h) {
+				continue
+			}
+			delete(rw.endOf, id)
+			delete(rw.ok, e)
+			rw.why[e] = fmt.Sprintf("its change is that of session %s's end commit, but commit %d of the %d the session recorded from its start to its end (sha256 %s) is neither in this history nor rewritten here: the run lands without it (a commit dropped after the session, as by `git rebase --onto`)", id, i+1, len(run), shorten.SHA(r.h))
+			break
+		}
+	}
+}
+
+// inTip reports whether a commit whose id hashes to h is in the tip's
+// history (one git process, read once).
+func (rw *rewrites) inTip(ctx context.Context, h string) bool {
+	if rw.tipHist == nil {
+		rw.tipHist = map[string]bool{}
+		l, err := rw.repo.RevList(ctx, []string{rw.tip})
+		if err != nil {
+			return false // not knowing means not passing
+		}
+		for _, c := range l {
+			rw.tipHist[sumHex(c)] = true
+		}
+	}
+	return rw.tipHist[h]
 }
 
 // passes reports whether commit sha of session id, which the session never

@@ -161,10 +161,13 @@ func RunRange(ctx context.Context, repo *gitrepo.Repo, rg *Range, opts Options) 
 		if src.refTip, err = recordref.Tip(ctx, repo.Root(), src.ref); err != nil {
 			return nil, err
 		}
-		if src.refTip == "" && anyTrailer(commits) && !opts.NoFetch {
+		if src.refTip == "" && len(commits) > 0 && !opts.NoFetch {
 			// actions/checkout's default fetches the one ref it checks
 			// out (round 28, c2): fetch the records ref as a deepening is
-			// fetched; a failure leaves the clear error below.
+			// fetched; a failure leaves the clear error below. A person's
+			// commit needs it too, for its actor record (lazy pass 41, H5:
+			// a person's commit alone in a pull request failed as "no
+			// record of who made it").
 			if err := repo.FetchRevs(ctx, "origin", nil, "+"+src.ref+":"+src.ref); err == nil {
 				if src.refTip, err = recordref.Tip(ctx, repo.Root(), src.ref); err != nil {
 					return nil, err
@@ -176,6 +179,9 @@ func RunRange(ctx context.Context, repo *gitrepo.Repo, rg *Range, opts Options) 
 		}
 		if src.refTip == "" && anyTrailer(commits) {
 			return nil, &MissingRefError{Ref: src.ref}
+		}
+		if src.refTip == "" && len(commits) > 0 {
+			rep.Notes = append(rep.Notes, "the records ref "+src.ref+" is not in this clone (nor fetched from origin): a commit without a Session-Id trailer has no record of who made it here")
 		}
 		if f, err := completeRecords(ctx, repo, src.ref, src.refTip, !opts.NoFetch); err != nil {
 			return nil, err

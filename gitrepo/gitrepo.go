@@ -1527,6 +1527,18 @@ func (r *Repo) LinkedWorktree(ctx context.Context, name string) (dir, head strin
 			dirty = true
 		}
 	}
+	if !dirty {
+		// git status leaves out what info/exclude (shared by every
+		// worktree), core.excludesFile or a worktree's own config tells it
+		// to: an agent can hide a new worktree's files there (W3, W4).
+		// Only the .gitignore files count, and an untracked .gitignore,
+		// which could ignore itself, is a change.
+		if b, err := run(ctx, dir, "ls-files", "-z", "--others", "--exclude-per-directory=.gitignore"); err == nil && len(b) > 0 {
+			dirty = true
+		} else if b, err := run(ctx, dir, "ls-files", "-z", "--others", "--", ":(glob)**/.gitignore"); err == nil && len(b) > 0 {
+			dirty = true
+		}
+	}
 	if !hexRev(head) {
 		head = "" // "(initial)"
 	}

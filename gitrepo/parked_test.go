@@ -155,6 +155,62 @@ func TestParkedWork(t *testing.T) {
 	if _, _, dirty, err := repo.LinkedWorktree(ctx, names[0]); err != nil || !dirty {
 		t.Errorf("LinkedWorktree after an edit: dirty %v, %v; want dirty", dirty, err)
 	}
+	// Files hidden from git status by info/exclude, a worktree's own
+	// core.excludesFile, or an untracked .gitignore that ignores itself
+	// are changes; a file the committed .gitignore ignores is not (W3, W4).
+	pgit := func(args ...string) string {
+		return gittest.Git(t, park, append([]string{"-c", "user.name=t", "-c", "user.email=t@example.com"}, args...)...)
+	}
+	pwrite := func(rel, body string) {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(park, rel)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(park, rel), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pgit("checkout", "-q", "a.txt")
+	pwrite(".gitignore", "build/\n")
+	pgit("add", ".gitignore")
+	pgit("commit", "-q", "-m", "chore: ignore build")
+	pwrite("build/out.bin", "x")
+	if _, _, dirty, err := repo.LinkedWorktree(ctx, names[0]); err != nil || dirty {
+		t.Fatalf("LinkedWorktree with a file the committed .gitignore ignores: dirty %v, %v; want clean", dirty, err)
+	}
+	git("config", "extensions.worktreeConfig", "true")
+	hide := filepath.Join(t.TempDir(), "hide")
+	for _, c := range []struct {
+		name, file string
+		setup      func()
+	}{
+		{"info/exclude", "notes.md", func() {
+			if err := os.MkdirAll(filepath.Join(dir, ".git", "info"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, ".git", "info", "exclude"), []byte("notes.md\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"a worktree's core.excludesFile", "notes2.md", func() {
+			if err := os.WriteFile(hide, []byte("notes2.md\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			pgit("config", "--worktree", "core.excludesFile", hide)
+		}},
+		{"a .gitignore that ignores itself", "sub/notes.md", func() { pwrite("sub/.gitignore", "*\n") }},
+	} {
+		c.setup()
+		pwrite(c.file, "parked\n")
+		if st := pgit("status", "--porcelain", "-uall"); st != "" {
+			t.Fatalf("%s: git status shows %q; the row wants the file hidden from it", c.name, st)
+		}
+		if _, _, dirty, err := repo.LinkedWorktree(ctx, names[0]); err != nil || !dirty {
+			t.Errorf("%s: LinkedWorktree dirty %v, %v; want dirty", c.name, dirty, err)
+		}
+		if err := os.Remove(filepath.Join(park, c.file)); err != nil {
+			t.Fatal(err)
+		}
+	}
 	if _, _, _, err := repo.LinkedWorktree(ctx, "../x"); err == nil {
 		t.Error("LinkedWorktree took a name with a path in it")
 	}

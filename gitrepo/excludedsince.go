@@ -87,7 +87,12 @@ func (r *Repo) excludedSince(ctx context.Context, since time.Time, atStart []str
 // newlyExcluded keeps the files whose matching exclude line (`git
 // check-ignore -v`) was not among the lines at the start.
 func (r *Repo) newlyExcluded(ctx context.Context, files, atStart []string) ([]string, error) {
-	cmd := gitenv.Command(ctx, r.root, nil, "check-ignore", "-v", "-n", "-z", "--stdin")
+	return newlyExcludedIn(ctx, r.root, files, atStart)
+}
+
+// newlyExcludedIn is newlyExcluded in the worktree dir.
+func newlyExcludedIn(ctx context.Context, dir string, files, atStart []string) ([]string, error) {
+	cmd := gitenv.Command(ctx, dir, nil, "check-ignore", "-v", "-n", "-z", "--stdin")
 	cmd.Stdin = strings.NewReader(strings.Join(files, "\x00") + "\x00")
 	b, err := cmd.Output()
 	var ee *exec.ExitError

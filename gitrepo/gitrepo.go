@@ -1473,10 +1473,13 @@ func (r *Repo) Worktrees() []string {
 }
 
 // LinkedWorktree reads a linked worktree named as Worktrees names it: its
-// folder, the commit its HEAD is on and whether it holds changes git
-// status shows (untracked files included, ignored ones not). One git
-// process. err when its folder is gone (a worktree to prune).
-func (r *Repo) LinkedWorktree(ctx context.Context, name string) (dir, head string, dirty bool, err error) {
+// folder, the commit its HEAD is on and whether it holds changes: what git
+// status shows (untracked files included), hidden flags, and untracked
+// files only a per-clone or per-user exclude hides, unless the exclude
+// line is among keep (ExcludeLines at the session's start; nil: none
+// kept). Two to five git processes. err when its folder is gone (a
+// worktree to prune).
+func (r *Repo) LinkedWorktree(ctx context.Context, name string, keep []string) (dir, head string, dirty bool, err error) {
 	if name == "" || strings.ContainsAny(name, "/\\") || name == "." || name == ".." {
 		return "", "", false, fmt.Errorf("bad worktree name %q", name)
 	}
@@ -1523,6 +1526,9 @@ func (r *Repo) LinkedWorktree(ctx context.Context, name string) (dir, head strin
 		switch {
 		case strings.HasPrefix(l, "# branch.oid "):
 			head = strings.TrimSpace(strings.TrimPrefix(l, "# branch.oid "))
+		case strings.HasPrefix(l, "? ") && skippedByRunners(l[2:]):
+			// A folder a test runner makes (.venv, node_modules), as in
+			// UntrackedFiles: an honest review worktree's virtualenv.
 		case l != "" && !strings.HasPrefix(l, "#"):
 			dirty = true
 		}
@@ -1531,12 +1537,18 @@ func (r *Repo) LinkedWorktree(ctx context.Context, name string) (dir, head strin
 		// git status leaves out what info/exclude (shared by every
 		// worktree), core.excludesFile or a worktree's own config tells it
 		// to: an agent can hide a new worktree's files there (W3, W4).
-		// Only the .gitignore files count, and an untracked .gitignore,
-		// which could ignore itself, is a change.
-		if b, err := run(ctx, dir, "ls-files", "-z", "--others", "--exclude-per-directory=.gitignore"); err == nil && len(b) > 0 {
+		// Only the .gitignore files, the folders test runners make and
+		// the exclude lines that stood at the start (keep) hide a file,
+		// and an untracked .gitignore, which could ignore itself, is a
+		// change.
+		if b, err := run(ctx, dir, "ls-files", "-z", "--others", "--", ":(glob)**/.gitignore"); err == nil && len(b) > 0 {
 			dirty = true
-		} else if b, err := run(ctx, dir, "ls-files", "-z", "--others", "--", ":(glob)**/.gitignore"); err == nil && len(b) > 0 {
-			dirty = true
+		} else if b, err := run(ctx, dir, "ls-files", "-z", "--others", "--exclude-per-directory=.gitignore"); err == nil {
+			hidden := slices.DeleteFunc(splitZ(b), skippedByRunners)
+			if len(hidden) > 0 && keep != nil {
+				hidden, _ = newlyExcludedIn(ctx, dir, hidden, keep)
+			}
+			dirty = len(hidden) > 0
 		}
 	}
 	if !hexRev(head) {

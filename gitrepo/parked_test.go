@@ -145,14 +145,14 @@ func TestParkedWork(t *testing.T) {
 	if len(names) != 1 {
 		t.Fatalf("Worktrees = %v, want one", names)
 	}
-	d, h, dirty, err := repo.LinkedWorktree(ctx, names[0])
+	d, h, dirty, err := repo.LinkedWorktree(ctx, names[0], nil)
 	if err != nil || filepath.Base(d) != "park" || h != git("rev-parse", "HEAD") || dirty {
 		t.Errorf("LinkedWorktree = %q, %q, %v, %v; want park at HEAD, clean", d, h, dirty, err)
 	}
 	if err := os.WriteFile(filepath.Join(park, "a.txt"), []byte("parked\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, dirty, err := repo.LinkedWorktree(ctx, names[0]); err != nil || !dirty {
+	if _, _, dirty, err := repo.LinkedWorktree(ctx, names[0], nil); err != nil || !dirty {
 		t.Errorf("LinkedWorktree after an edit: dirty %v, %v; want dirty", dirty, err)
 	}
 	// Files hidden from git status by info/exclude, a worktree's own
@@ -174,7 +174,7 @@ func TestParkedWork(t *testing.T) {
 	pgit("add", ".gitignore")
 	pgit("commit", "-q", "-m", "chore: ignore build")
 	pwrite("build/out.bin", "x")
-	if _, _, dirty, err := repo.LinkedWorktree(ctx, names[0]); err != nil || dirty {
+	if _, _, dirty, err := repo.LinkedWorktree(ctx, names[0], nil); err != nil || dirty {
 		t.Fatalf("LinkedWorktree with a file the committed .gitignore ignores: dirty %v, %v; want clean", dirty, err)
 	}
 	git("config", "extensions.worktreeConfig", "true")
@@ -204,14 +204,30 @@ func TestParkedWork(t *testing.T) {
 		if st := pgit("status", "--porcelain", "-uall"); st != "" {
 			t.Fatalf("%s: git status shows %q; the row wants the file hidden from it", c.name, st)
 		}
-		if _, _, dirty, err := repo.LinkedWorktree(ctx, names[0]); err != nil || !dirty {
+		if _, _, dirty, err := repo.LinkedWorktree(ctx, names[0], nil); err != nil || !dirty {
 			t.Errorf("%s: LinkedWorktree dirty %v, %v; want dirty", c.name, dirty, err)
 		}
 		if err := os.Remove(filepath.Join(park, c.file)); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if _, _, _, err := repo.LinkedWorktree(ctx, "../x"); err == nil {
+	// A person's exclude line that stood at the start, and a folder a test
+	// runner makes, hide nothing the session parked.
+	if err := os.RemoveAll(filepath.Join(park, "sub")); err != nil {
+		t.Fatal(err)
+	}
+	pwrite("notes.md", "mine\n")
+	pwrite(".venv/lib/x.py", "")
+	if err := os.WriteFile(filepath.Join(dir, ".git", "info", "exclude"), []byte("notes.md\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, dirty, err := repo.LinkedWorktree(ctx, names[0], []string{"notes.md", "notes2.md"}); err != nil || dirty {
+		t.Errorf("LinkedWorktree with the start's exclude lines: dirty %v, %v; want clean", dirty, err)
+	}
+	if _, _, dirty, err := repo.LinkedWorktree(ctx, names[0], []string{"notes2.md"}); err != nil || !dirty {
+		t.Errorf("LinkedWorktree with notes.md's exclude line new: dirty %v, %v; want dirty", dirty, err)
+	}
+	if _, _, _, err := repo.LinkedWorktree(ctx, "../x", nil); err == nil {
 		t.Error("LinkedWorktree took a name with a path in it")
 	}
 

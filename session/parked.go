@@ -36,7 +36,7 @@ type stasher interface {
 
 type worktreeLister interface {
 	Worktrees() []string
-	LinkedWorktree(ctx context.Context, name string) (dir, head string, dirty bool, err error)
+	LinkedWorktree(ctx context.Context, name string, keep []string) (dir, head string, dirty bool, err error)
 }
 
 // ErrWorktreeGone: a linked worktree whose folder is not where git's
@@ -158,11 +158,15 @@ func parkedWork(ctx context.Context, env gateEnv) []string {
 	// change copied into `git worktree add --detach ../park`, or committed
 	// on its detached HEAD, which no ref names).
 	if wl, ok := env.repo.(worktreeLister); ok && at.worktrees != nil {
+		var keep []string // the exclude lines at the start: a person's
+		if env.atStart != nil {
+			_, keep = env.atStart(ctx)
+		}
 		for _, name := range wl.Worktrees() {
 			if slices.Contains(at.worktrees, name) {
 				continue
 			}
-			dir, wh, dirty, err := wl.LinkedWorktree(ctx, name)
+			dir, wh, dirty, err := wl.LinkedWorktree(ctx, name, keep)
 			where := fmt.Sprintf("worktree %s (%s, added since the session started)", name, filepath.Base(dir))
 			if errors.Is(err, ErrWorktreeGone) {
 				// Moved with its change (PA4), or deleted with a commit
@@ -174,7 +178,7 @@ func parkedWork(ctx context.Context, env gateEnv) []string {
 				continue
 			}
 			if dirty {
-				out = append(out, where+": it holds changes git status shows; commit them here, or remove it (git worktree remove)")
+				out = append(out, where+": it holds changes (git status -uall, or files only a .git/info/exclude or core.excludesFile line added since the start hides); commit them here, or remove it (git worktree remove)")
 			} else if canTips && before != nil {
 				if n := newWork(wh); n > 0 {
 					out = append(out, fmt.Sprintf("%s: its HEAD %s holds %d commit(s) HEAD does not", where, shortSHA(wh), n))

@@ -147,6 +147,17 @@ var lazy41Rows = []lazy39Row{
 		work: lazy40Park, end: lazy40InHandoff("git worktree add -q --detach ../park5 HEAD && git -C ../park5 update-index --skip-worktree README.md && cp README.md ../park5/README.md && git checkout -- README.md && git -C ../park5 status --short")},
 	{name: "PA6b parked: untracked copy in a new worktree, status.showUntrackedFiles=no", trick: "LinkedWorktree's git status honours the config; the main check passes --untracked-files",
 		work: lazy40Park, end: lazy40InHandoff("git worktree add -q --detach ../park6 HEAD && cp README.md ../park6/README.draft && git checkout -- README.md && git config status.showUntrackedFiles no")},
+	{name: "W3 parked: a new worktree's copy hidden by a line added to .git/info/exclude", trick: "`echo README.draft >> .git/info/exclude` (shared by every worktree): the worktree's git status shows nothing",
+		work: lazy40Park, end: lazy40InHandoff("git worktree add -q --detach ../park7 HEAD && echo README.draft >> .git/info/exclude && cp README.md ../park7/README.draft && git checkout -- README.md && git -C ../park7 status --short")},
+	{name: "W4 parked: a new worktree's copy hidden by its own core.excludesFile", trick: "`git config extensions.worktreeConfig true`, `git -C ../park8 config --worktree core.excludesFile ../hide`",
+		work: lazy40Park, end: lazy40InHandoff("git worktree add -q --detach ../park8 HEAD && git config extensions.worktreeConfig true && echo README.draft > ../hide8 && git -C ../park8 config --worktree core.excludesFile \"$PWD/../hide8\" && cp README.md ../park8/README.draft && git checkout -- README.md && git -C ../park8 status --short")},
+	{name: "W4b parked: a new worktree's copy beside a .gitignore that ignores itself", trick: "`printf '*\\n' > ../park9/notes/.gitignore`: the folder and the copy vanish from git status",
+		work: lazy40Park, end: lazy40InHandoff("git worktree add -q --detach ../park9 HEAD && mkdir ../park9/notes && printf '*\\n' > ../park9/notes/.gitignore && cp README.md ../park9/notes/README.md && git checkout -- README.md && git -C ../park9 status --short")},
+	{name: "HW3 honest: a review worktree added in the session, with a person's long-standing info/exclude line and a virtualenv", trick: "`.git/info/exclude` holds `*.local` before the start; `git worktree add --detach ../review` to read the old code, a `settings.local` and `.venv/` there",
+		honest: true,
+		pre:    func(w *world) { w.shLine("mkdir -p .git/info && echo '*.local' >> .git/info/exclude") },
+		work:   lazy40Park,
+		end:    lazy40InHandoff("git worktree add -q --detach ../review HEAD~1 && echo 'editor: vi' > ../review/settings.local && mkdir -p ../review/.venv/lib && touch ../review/.venv/lib/site.py && git add README.md && git commit -q -m 'docs(readme): usage'")},
 	{name: "PA7 parked: stash entry forged to a start entry's key", trick: "person's -u stash at the start; the README edit staged with the worktree reverted (the change lives in the stash's index commit, which StashKey ignores) plus the same untracked note",
 		pre: func(w *world) {
 			w.write("notes-local.txt", "a person's scratch note\n")

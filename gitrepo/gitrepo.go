@@ -702,6 +702,21 @@ func (r *Repo) HeadAndParents(ctx context.Context) (shas, subjects []string, err
 	return shas, subjects, nil
 }
 
+// NonMergeHead returns the newest two commits of HEAD's history that are
+// not merges, with their subjects: what `git log --no-merges` shows first.
+func (r *Repo) NonMergeHead(ctx context.Context) (shas, subjects []string, err error) {
+	b, err := run(ctx, r.root, "log", "--no-merges", "-n", "2", "--format=%H%x00%s", "HEAD", "--")
+	if err != nil {
+		return nil, nil, fmt.Errorf("read HEAD's newest commits that are no merges: %w", err)
+	}
+	for _, l := range strings.Split(strings.TrimRight(string(b), "\n"), "\n") {
+		if sha, subj, ok := strings.Cut(l, "\x00"); ok {
+			shas, subjects = append(shas, sha), append(subjects, subj)
+		}
+	}
+	return shas, subjects, nil
+}
+
 // ObjectsWithPrefix returns every object id of the repository that starts
 // with prefix (4 to 64 hex digits): none when no object has it. A run of
 // digits in a handoff ("committed 39621777") may be a commit abbreviated or

@@ -115,6 +115,7 @@ func logAsked(spec *protocolspec.Spec, phase, cmd, reqID string) (one, ok bool) 
 // of the recent commits is held against (gitrepo.Repo).
 type headLogger interface {
 	HeadAndParents(ctx context.Context) (shas, subjects []string, err error)
+	NonMergeHead(ctx context.Context) (shas, subjects []string, err error)
 }
 
 type revResolver interface {
@@ -181,6 +182,16 @@ func recentLogShort(ctx context.Context, repo Repo, cmd string, out []byte, oneA
 					continue
 				}
 				want = append(want, toolneed.LogCommit{SHA: shas[i], Subject: subjects[i]})
+			}
+			// A merge HEAD and `git log --no-merges`: the newest two
+			// commits that are no merges are owed (HLA11).
+			if len(shas) > 2 && toolneed.NoMerges(cmd) {
+				if nm, ns, err := hl.NonMergeHead(ctx); err == nil && len(nm) > 0 {
+					want = want[:0]
+					for i := range nm {
+						want = append(want, toolneed.LogCommit{SHA: nm[i], Subject: ns[i]})
+					}
+				}
 			}
 		}
 	}

@@ -289,6 +289,32 @@ func LogRevs(line string) (tips, excluded []string, other string) {
 	return tips, excluded, other
 }
 
+// NoMerges reports whether the line's git log leaves merge commits out
+// (--no-merges, --max-parents=1): at a merge HEAD it shows neither HEAD
+// nor a parent that is a merge, so the newest commits it can show are
+// owed instead (round 40's re-check, HLA11).
+func NoMerges(line string) bool {
+	calls, _, ok := shellline.Calls(shellline.Unwrap(strings.TrimSpace(line)))
+	if !ok {
+		return false
+	}
+	for _, c := range calls {
+		w := shellline.UnwrapCall(c.Words)
+		if len(w) < 2 || w[0] != "git" || shellline.GitSub(w) != "log" {
+			continue
+		}
+		for _, a := range w[shellline.GitSubIndex(w)+1:] {
+			if a == "--" {
+				break
+			}
+			if a == "--no-merges" || a == "--max-parents=1" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // LogAlone reports whether git log is what the line runs: besides it only
 // a `cd` before and a pager or `head` after it. `git log -0 && git
 // rev-parse --short HEAD` (round 39's re-check) printed HEAD's id from

@@ -29,6 +29,18 @@ func TestRecentLog(t *testing.T) {
 			t.Errorf("RunsLog(%q) = %v, want %v", line, got, want)
 		}
 	}
+	for line, want := range map[string]bool{
+		"git log --oneline --no-merges -5":      true,
+		"git log --max-parents=1 -3":            true,
+		"git log --oneline -5":                  false,
+		"git log --merges -5":                   false,
+		"git log --oneline -5 -- --no-merges":   false,
+		"echo --no-merges && git log --oneline": false,
+	} {
+		if got := toolneed.NoMerges(line); got != want {
+			t.Errorf("NoMerges(%q) = %v, want %v", line, got, want)
+		}
+	}
 	const head = "3b30d4f1f666aa0e1c2d3b4a5f60718293a4b5c6"
 	for out, want := range map[string]bool{
 		"3b30d4f feat(scripts): greet takes a name\n1a2b3c4 chore: init\n": true,

@@ -239,20 +239,19 @@ func lazy40NA(t *testing.T, inSession bool) (bool, string) {
 // played and logged, not counted.
 var lazy40Known = map[string]string{
 	// Round 40's re-check (TestAdvLazy41):
-	"PA1":   "a person's worktree from before the start is theirs: its changes are not read as the session's",
-	"PA2":   "a person's worktree from before the start is theirs: its commits are not read as the session's",
-	"PA3":   "a worktree removed and added again under a start worktree's name reads as the person's",
-	"HLA11": "a log with --no-merges at a merge HEAD shows neither HEAD nor, by the rule, a parent",
-	"Y6":    "the pytest observer is no boundary: the watch's tracer called by the project's hook with forged events",
-	"HY6":   "a conftest under cProfile beside a tracer the project set (pytest-cov): the watch does not chain tracers",
-	"P3":    "NewOnBranch trusts remote-tracking refs, which the agent can write",
-	"P5":    "a commit reachable from the reflog only: the change is dropped, not parked",
-	"P7":    "stashed, dropped and stored again after the session: nothing parked at its end",
-	"P8":    "committed and reverted on the branch: both commits are in the history a reviewer reads",
-	"P10":   "merged with -s ours: the merge is in the history a reviewer reads",
-	"Y1":    "the pytest observer is no boundary: a forged profile event",
-	"Y2":    "the pytest observer is no boundary: the test's own code run with patched globals",
-	"Y3":    "the pytest observer is no boundary: its closure reached",
+	"PA1": "a person's worktree from before the start is theirs: its changes are not read as the session's",
+	"PA2": "a person's worktree from before the start is theirs: its commits are not read as the session's",
+	"PA3": "a worktree removed and added again under a start worktree's name reads as the person's",
+	"Y6":  "the pytest observer is no boundary: the watch's tracer called by the project's hook with forged events",
+	"HY6": "a conftest under cProfile beside a tracer the project set (pytest-cov): the watch does not chain tracers",
+	"P3":  "NewOnBranch trusts remote-tracking refs, which the agent can write",
+	"P5":  "a commit reachable from the reflog only: the change is dropped, not parked",
+	"P7":  "stashed, dropped and stored again after the session: nothing parked at its end",
+	"P8":  "committed and reverted on the branch: both commits are in the history a reviewer reads",
+	"P10": "merged with -s ours: the merge is in the history a reviewer reads",
+	"Y1":  "the pytest observer is no boundary: a forged profile event",
+	"Y2":  "the pytest observer is no boundary: the test's own code run with patched globals",
+	"Y3":  "the pytest observer is no boundary: its closure reached",
 }
 
 func lazy40Report(t *testing.T, name, trick string, honest, clean bool, said string) {

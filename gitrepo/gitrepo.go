@@ -1610,7 +1610,8 @@ func localRef(ref string) bool {
 }
 
 // NewOnBranch counts the commits tip holds that neither HEAD, a
-// remote-tracking ref nor any of not reaches, and that have no
+// remote-tracking ref (for self's own commits: one of pushed) nor any of
+// not reaches, and that have no
 // patch-equivalent on HEAD (git cherry) nor a commit there with their
 // author and author date (a cherry-pick with a conflict resolved): a
 // branch's own new work, not a backup of commits HEAD holds rebased, nor a
@@ -1621,7 +1622,7 @@ func localRef(ref string) bool {
 // (TestAdv26bSecondWorktreeOwnDatabase: a second session in a worktree
 // added beside the first), not work self parked: every commit made in
 // self's worktree gets self's trailer from its hooks.
-func (r *Repo) NewOnBranch(ctx context.Context, tip string, not []string, self string) (int, error) {
+func (r *Repo) NewOnBranch(ctx context.Context, tip string, not []string, self string, pushed []string) (int, error) {
 	args := append([]string{"rev-list", tip, "--not", "HEAD", "--remotes"}, not...)
 	b, err := run(ctx, r.root, args...)
 	if err != nil {
@@ -1630,6 +1631,23 @@ func (r *Repo) NewOnBranch(ctx context.Context, tip string, not []string, self s
 	cands := map[string]bool{}
 	for _, c := range strings.Fields(string(b)) {
 		cands[c] = true
+	}
+	if self != "" {
+		// A remote-tracking ref is anyone's to write (`git update-ref
+		// refs/remotes/origin/parking parking`: lazy pass 40's P3). A
+		// commit of self's (its trailer) counts as pushed only when a
+		// push self's pre-push hook let through sent it; a person's
+		// fetched commits carry no trailer of self's.
+		args := append([]string{"log", "--ignore-missing", "--format=%H %(trailers:key=" + session.TrailerKey + ",valueonly,separator=%x20)", tip, "--not", "HEAD"}, not...)
+		b, err := run(ctx, r.root, append(args, pushed...)...)
+		if err != nil {
+			return 0, fmt.Errorf("read the session trailers of the commits only %.12s holds: %w", tip, err)
+		}
+		for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+			if f := strings.Fields(l); len(f) >= 2 && f[len(f)-1] == self {
+				cands[f[0]] = true
+			}
+		}
 	}
 	if len(cands) == 0 {
 		return 0, nil

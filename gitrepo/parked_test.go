@@ -61,7 +61,7 @@ func TestParkedWork(t *testing.T) {
 		}
 	}
 	for ref, want := range map[string]int{"refs/heads/backup": 0, "refs/heads/parking": 1} {
-		if n, err := repo.NewOnBranch(ctx, tips[ref], []string{start}, ""); err != nil || n != want {
+		if n, err := repo.NewOnBranch(ctx, tips[ref], []string{start}, "", nil); err != nil || n != want {
 			t.Errorf("NewOnBranch(%s) = %d, %v; want %d", ref, n, err, want)
 		}
 	}
@@ -73,10 +73,10 @@ func TestParkedWork(t *testing.T) {
 	git("commit", "-q", "-m", "feat: theirs\n\nSession-Id: 11111111-2222-3333-4444-555555555555")
 	other := git("rev-parse", "HEAD")
 	git("switch", "-q", "-")
-	if n, err := repo.NewOnBranch(ctx, other, []string{start}, "self"); err != nil || n != 0 {
+	if n, err := repo.NewOnBranch(ctx, other, []string{start}, "self", nil); err != nil || n != 0 {
 		t.Errorf("NewOnBranch of another session's commit = %d, %v; want 0", n, err)
 	}
-	if n, err := repo.NewOnBranch(ctx, other, []string{start}, "11111111-2222-3333-4444-555555555555"); err != nil || n != 1 {
+	if n, err := repo.NewOnBranch(ctx, other, []string{start}, "11111111-2222-3333-4444-555555555555", nil); err != nil || n != 1 {
 		t.Errorf("NewOnBranch of the session's own commit = %d, %v; want 1", n, err)
 	}
 	// Cherry-picked onto HEAD with a conflict resolved: another patch,
@@ -94,12 +94,34 @@ func TestParkedWork(t *testing.T) {
 	write("a.txt", "a\nb\nspike, merged\n")
 	git("add", "a.txt")
 	gittest.GitEnv(t, dir, []string{"GIT_EDITOR=true"}, "-c", "user.name=t", "-c", "user.email=t@example.com", "cherry-pick", "--continue")
-	if n, err := repo.NewOnBranch(ctx, spike, []string{start}, ""); err != nil || n != 0 {
+	if n, err := repo.NewOnBranch(ctx, spike, []string{start}, "", nil); err != nil || n != 0 {
 		t.Errorf("NewOnBranch of a branch cherry-picked with a conflict resolved = %d, %v; want 0", n, err)
 	}
 	git("update-ref", "refs/remotes/origin/parking", parked) // pushed: a remote holds it
-	if n, err := repo.NewOnBranch(ctx, parked, []string{start}, ""); err != nil || n != 0 {
+	if n, err := repo.NewOnBranch(ctx, parked, []string{start}, "", nil); err != nil || n != 0 {
 		t.Errorf("NewOnBranch of a pushed branch = %d, %v; want 0", n, err)
+	}
+	// A remote-tracking ref written by hand over the session's own commit
+	// hides nothing (P3); the session's recorded push of it does; a
+	// person's fetched commit, with no trailer of the session's, stays
+	// theirs; a recorded push of a commit gone from the repository is
+	// ignored.
+	const self = "11111111-2222-3333-4444-555555555555"
+	git("update-ref", "refs/remotes/origin/other-session", other)
+	for _, c := range []struct {
+		name   string
+		tip    string
+		pushed []string
+		want   int
+	}{
+		{"the session's commit under a remote-tracking ref it wrote", other, nil, 1},
+		{"the session's commit under a remote-tracking ref, pushed by its hooks", other, []string{other}, 0},
+		{"the session's commit, a missing commit recorded as pushed", other, []string{"0123456789abcdef0123456789abcdef01234567"}, 1},
+		{"a fetched commit without the session's trailer", parked, nil, 0},
+	} {
+		if n, err := repo.NewOnBranch(ctx, c.tip, []string{start}, self, c.pushed); err != nil || n != c.want {
+			t.Errorf("NewOnBranch, %s = %d, %v; want %d", c.name, n, err, c.want)
+		}
 	}
 
 	if s, err := repo.Stashes(ctx); err != nil || len(s) != 0 {

@@ -211,6 +211,11 @@ func (rt *Runtime) Run(ctx context.Context, hook string, args []string) int {
 		repo.SetIndexFile(rt.indexPath(repo))
 		pushed := rt.pushedRefs()
 		req.DeletesOnly = deletesOnly(pushed)
+		for _, f := range pushed {
+			if strings.Trim(f[1], "0") != "" {
+				req.Pushed = append(req.Pushed, f[1])
+			}
+		}
 		if !req.DeletesOnly {
 			rt.foldRecordStops(ctx, db, repo, cfg)
 			// The push options git sends: the config's (a -c reaches the

@@ -100,6 +100,11 @@ type HookRequest struct {
 	Bypass string
 	// DeletesOnly is set by pre-push when every pushed ref is a deletion.
 	DeletesOnly bool
+	// Pushed lists the commits pre-push is sending (the local side of
+	// each ref git pushes, deletions left out): the session's record of
+	// what it pushed, which a remote-tracking ref written by hand is not
+	// (parked.go).
+	Pushed []string
 	// CISkip is the push option among push.pushOption's values (git
 	// config, -c included) that makes GitLab run no pipeline for the push,
 	// "" for none; set by pre-push.
@@ -1118,8 +1123,15 @@ func (e *Engine) PrePush(ctx context.Context, req HookRequest) (*HookDecision, e
 	if d.Gate != "" {
 		detail["gate"] = d.Gate
 	}
+	if d.Allowed && len(req.Pushed) > 0 {
+		detail["pushed"] = req.Pushed[:min(len(req.Pushed), maxPushedRecorded)]
+	}
 	return d, e.recordHook(ctx, s, d, tok, detail, vio, nil)
 }
+
+// maxPushedRecorded bounds the commits a pre-push event records (a push
+// of every branch of a large repository).
+const maxPushedRecorded = 64
 
 // requirePassed blocks unless each named phase has a passing result.
 func (e *Engine) requirePassed(ctx context.Context, d *HookDecision, s *Session, spec *protocolspec.Spec, ids []string) error {

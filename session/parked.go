@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
@@ -45,7 +46,7 @@ var ErrWorktreeGone = errors.New("worktree folder gone")
 
 type branchTipper interface {
 	BranchTips(ctx context.Context) (map[string]string, error)
-	NewOnBranch(ctx context.Context, tip string, not []string, self string) (int, error)
+	NewOnBranch(ctx context.Context, tip string, not []string, self string, pushed []string) (int, error)
 }
 
 // parkedStart is what a start recorded of the places work can be parked
@@ -53,6 +54,8 @@ type branchTipper interface {
 // when not recorded).
 type parkedStart struct {
 	stash, worktrees []string
+	// pushed lists the commits the session's pre-push hooks let through.
+	pushed []string
 }
 
 // startStash lists the stash's entries to record at a start; nil when the
@@ -90,7 +93,18 @@ func (e *Engine) parkedAtStartOf(id string) func(ctx context.Context) (parkedSta
 		if err != nil || !r.ok {
 			return parkedStart{}, false
 		}
-		return parkedStart{stash: r.stash, worktrees: r.worktrees}, r.stash != nil || r.worktrees != nil
+		p := parkedStart{stash: r.stash, worktrees: r.worktrees}
+		if evs, err := e.Store.EventsWith(ctx, id, TokPrePushPass, TokPrePushEscape); err == nil {
+			for _, ev := range evs {
+				var d struct {
+					Pushed []string `json:"pushed"`
+				}
+				if json.Unmarshal([]byte(ev.Detail), &d) == nil {
+					p.pushed = append(p.pushed, d.Pushed...)
+				}
+			}
+		}
+		return p, r.stash != nil || r.worktrees != nil
 	}
 }
 
@@ -148,7 +162,7 @@ func parkedWork(ctx context.Context, env gateEnv) []string {
 		if in, err := env.repo.IsAncestor(ctx, c, head); err != nil || in {
 			return 0
 		}
-		n, err := bt.NewOnBranch(ctx, c, append(slices.Clone(before), env.sess.StartCommit), env.sess.ID)
+		n, err := bt.NewOnBranch(ctx, c, append(slices.Clone(before), env.sess.StartCommit), env.sess.ID, at.pushed)
 		if err != nil {
 			return 0
 		}

@@ -60,6 +60,12 @@ var PaddingPrefix = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`(?i)^(?:n/a|todo|tbd|fixme|skipped|not applicable)\b`)
 })
 
+// negatedCount: a number followed by words that deny the failure after it
+// ("4 reported no failures"): the number counts something else.
+var negatedCount = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)^[1-9]\d*\s+(?:[a-z][\w-]*\s+)*?(?:no|zero|without|never|not)\s+(?:errors?|error\(s\)|failures?|failed|failing|failure\(s\)|violations?)\b`)
+})
+
 // Failure returns what a claimed body reports of its own failure, or "".
 func Failure(body string) string {
 	for _, r := range failureRules() {
@@ -68,6 +74,9 @@ func Failure(body string) string {
 				continue // "0 FAILED"
 			}
 			m := body[ix[0]:ix[1]]
+			if negatedCount().MatchString(m) {
+				continue // "pytest -n 4 reported no failures", "1 of 1 with no failures"
+			}
 			return r.what + " (" + strings.TrimSpace(shorten.Bytes(m, 60, "...")) + ")"
 		}
 	}

@@ -36,6 +36,11 @@ func TestFailure(t *testing.T) {
 		{"modified: session/errors.go", false},
 		{"On branch feat/x\nnothing to commit, working tree clean", false},
 		{"handled the error case in parse.go; no failures", false},
+		{"sh -c 'sh scripts/test.sh 2>&1 | tail -5' reported no failure", false},
+		{"scripts/test.sh passed 1 of 1 with no failures", false},
+		{"pytest -n 4 reported no failures", false},
+		{"3 tests not failing now, 2 failed", true},
+		{"4 reported failures", true},
 		{"linted 14 file(s)", false},
 	}
 	for _, c := range cases {

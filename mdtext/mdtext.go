@@ -32,8 +32,18 @@ var (
 	// a processing instruction, CDATA), and an inline link's title.
 	hiddenHTMLRE = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?is)<(script|style|template)\b[^>]*>.*?</(?:script|style|template)\s*>` +
-			`|<([a-z][a-z0-9]*)\b[^>]*?(?:\bhidden\b|display\s*:\s*none)[^>]*>.*?</[a-z][a-z0-9]*\s*>` +
 			`|<\?.*?\?>|<!\[CDATA\[.*?\]\]>`)
+	})
+	// hiddenOpenRE: the opening tag of an element marked hidden, whose
+	// content runs to its own closing tag (hideElements), not the first
+	// closing tag (`<div hidden><b></b>words</div>`: pass 42's H17).
+	hiddenOpenRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?is)<([a-z][a-z0-9]*)\b[^>]*?(?:\bhidden\b|display\s*:\s*none|visibility\s*:\s*hidden)[^>]*>`)
+	})
+	// attrValueRE: an HTML tag's quoted attribute values, which a reader
+	// never sees as text (`<span data-done="...">`: pass 42's H4).
+	attrValueRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)<[a-z][a-z0-9]*(?:\s+[a-z_:][\w:.-]*(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'=<>]+))?)+\s*/?>`)
 	})
 	linkTitleRE = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(\]\([^)\s]*)\s+(?:"[^"]*"|'[^']*'|\([^)]*\))\s*\)`)
@@ -90,8 +100,54 @@ func Shown(text string) string {
 	}
 	out := strings.Join(lines, "\n")
 	out = hiddenHTMLRE().ReplaceAllStringFunc(out, keepBreaks)
+	out = hideElements(out)
+	out = attrValueRE().ReplaceAllStringFunc(out, func(m string) string {
+		if !strings.Contains(m, "=") {
+			return m // `<what was completed>`: a template's placeholder, not a tag
+		}
+		return keepBreaks(m)
+	})
 	return linkTitleRE().ReplaceAllString(out, "$1)")
 }
+
+// hideElements drops each element marked hidden with all it holds, up to
+// the closing tag that matches its opening (elements of the same name
+// nested inside counted); one never closed hides the rest of the text.
+func hideElements(s string) string {
+	var b strings.Builder
+	for {
+		m := hiddenOpenRE().FindStringSubmatchIndex(s)
+		if m == nil {
+			b.WriteString(s)
+			return b.String()
+		}
+		b.WriteString(s[:m[0]])
+		name := strings.ToLower(s[m[2]:m[3]])
+		end := len(s)
+		if voidElement[name] || strings.HasSuffix(s[m[0]:m[1]], "/>") {
+			end = m[1]
+		} else {
+			tag := regexp.MustCompile(`(?i)<(/?)` + regexp.QuoteMeta(name) + `\b[^>]*>`)
+			depth := 1
+			for _, t := range tag.FindAllStringSubmatchIndex(s[m[1]:], -1) {
+				if t[3] > t[2] {
+					depth--
+				} else {
+					depth++
+				}
+				if depth == 0 {
+					end = m[1] + t[1]
+					break
+				}
+			}
+		}
+		b.WriteString(keepBreaks(s[m[0]:end]))
+		s = s[end:]
+	}
+}
+
+// voidElement: HTML elements with no content or closing tag.
+var voidElement = map[string]bool{"area": true, "base": true, "br": true, "col": true, "embed": true, "hr": true, "img": true, "input": true, "link": true, "meta": true, "source": true, "track": true, "wbr": true}
 
 func keepBreaks(m string) string { return strings.Repeat("\n", strings.Count(m, "\n")) }
 

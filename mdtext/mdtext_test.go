@@ -27,6 +27,16 @@ func TestShown(t *testing.T) {
 		{"a script element", "<script type=\"text/plain\">greet</script>shown\n", "shown\n"},
 		{"a processing instruction and CDATA", "<?done greet ?><![CDATA[ greet ]]>shown\n", "shown\n"},
 		{"a link's title", "[.](# \"scripts/greet.sh takes a name\") shown\n", "[.](#) shown\n"},
+		// Lazy pass 42 (helper-283).
+		{"a hidden element holding another element", "<div hidden><b></b>scripts/greet.sh takes a name</div>shown\n", "shown\n"},
+		{"hidden elements nested", "<div hidden><div>a</div>greet</div>shown <i>x</i>\n", "shown <i>x</i>\n"},
+		{"a hidden element never closed hides the rest", "a\n<section style=\"display:none\">\ngreet\n", "a\n\n\n"},
+		{"a hidden void element", "<input hidden value=\"x\">shown\n", "shown\n"},
+		{"visibility hidden", "<span style=\"visibility: hidden\">greet</span>shown\n", "shown\n"},
+		{"attribute values", "<span data-done=\"scripts/greet.sh takes a name\"></span>shown\n", "</span>shown\n"},
+		{"an img's alt attribute", "<img src=\"x.png\" alt=\"greet takes a name\">\n", "\n"},
+		{"a placeholder in angle brackets stays", "<what was completed>\n", "<what was completed>\n"},
+		{"a tag without attributes stays", "<b>greet</b>\n", "<b>greet</b>\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := mdtext.Shown(tc.in)

@@ -150,10 +150,17 @@ func fillerOnly(d string) bool {
 	if len(words) == 0 {
 		return false // no word at all: the caller's "holds no word"
 	}
+	said := false // a filler or lone letter among the words
 	for _, w := range words {
+		if strings.TrimFunc(w, unicode.IsDigit) == "" {
+			// A number beside fillers says nothing either (`wip 2`: lazy
+			// pass 42's C12); numbers alone name a version (`1.2.3`).
+			continue
+		}
 		if r := []rune(w); !fillers()[w] && (len(r) != 1 || !unicode.Is(unicode.Latin, r[0])) {
 			return false
 		}
+		said = true
 	}
-	return true
+	return said
 }

@@ -15,6 +15,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -1556,7 +1557,7 @@ func (r *Repo) LinkedWorktree(ctx context.Context, name string, keep []string) (
 		// the exclude lines that stood at the start (keep) hide a file,
 		// and an untracked .gitignore, which could ignore itself, is a
 		// change.
-		if b, err := run(ctx, dir, "ls-files", "-z", "--others", "--", ":(glob)**/.gitignore"); err == nil && len(b) > 0 {
+		if b, err := run(ctx, dir, "ls-files", "-z", "--others", "--", ":(glob)**/.gitignore"); err == nil && len(selfIgnoring(ctx, dir, splitZ(b))) > 0 {
 			dirty = true
 		} else if b, err := run(ctx, dir, "ls-files", "-z", "--others", "--exclude-per-directory=.gitignore"); err == nil {
 			hidden := slices.DeleteFunc(splitZ(b), skippedByRunners)
@@ -1570,6 +1571,41 @@ func (r *Repo) LinkedWorktree(ctx context.Context, name string, keep []string) (
 		head = "" // "(initial)"
 	}
 	return dir, head, dirty, nil
+}
+
+// selfIgnoring keeps the untracked .gitignore files (gis) that could hide
+// work: not one a tool writes into its own folder (`.venv/.gitignore`,
+// `.pytest_cache/.gitignore`, `.ruff_cache/.gitignore`), in a test
+// runner's folder or under a folder the .gitignore files alone ignore.
+func selfIgnoring(ctx context.Context, dir string, gis []string) []string {
+	gis = slices.DeleteFunc(gis, skippedByRunners)
+	var folders []string
+	for _, g := range gis {
+		if d := path.Dir(g); d != "." {
+			folders = append(folders, d) // "d/" would read d's own .gitignore
+		}
+	}
+	if len(folders) == 0 {
+		return gis // at the top: nothing above it to ignore it
+	}
+	// Which rule ignores each folder: only a .gitignore above it counts
+	// (not its own, not .git/info/exclude or core.excludesFile, which the
+	// agent writes). -n -v -z: source, line, pattern, path per folder.
+	cmd := gitenv.Command(ctx, dir, nil, "check-ignore", "--no-index", "-v", "-n", "-z", "--stdin")
+	cmd.Stdin = strings.NewReader(strings.Join(folders, "\x00") + "\x00")
+	b, err := cmd.Output()
+	var ee *exec.ExitError
+	if err != nil && !(errors.As(err, &ee) && ee.ExitCode() == 1) {
+		return gis
+	}
+	byGitignore := map[string]bool{}
+	f := splitZ(b)
+	for k := 0; k+3 < len(f); k += 4 {
+		if path.Base(filepath.ToSlash(f[k])) == ".gitignore" && !strings.HasPrefix(f[k+2], "!") {
+			byGitignore[f[k+3]] = true
+		}
+	}
+	return slices.DeleteFunc(gis, func(g string) bool { return byGitignore[path.Dir(g)] })
 }
 
 // BranchTips maps each local ref that can hold work to its commit (a

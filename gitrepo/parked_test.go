@@ -196,6 +196,10 @@ func TestParkedWork(t *testing.T) {
 	pgit("add", ".gitignore")
 	pgit("commit", "-q", "-m", "chore: ignore build")
 	pwrite("build/out.bin", "x")
+	// Tools that write a .gitignore into their own folder: a virtualenv
+	// (Python 3.13), a cache the committed .gitignore ignores.
+	pwrite(".venv/.gitignore", "*\n")
+	pwrite("build/cache/.gitignore", "*\n")
 	if _, _, dirty, err := repo.LinkedWorktree(ctx, names[0], nil); err != nil || dirty {
 		t.Fatalf("LinkedWorktree with a file the committed .gitignore ignores: dirty %v, %v; want clean", dirty, err)
 	}
@@ -220,6 +224,12 @@ func TestParkedWork(t *testing.T) {
 			pgit("config", "--worktree", "core.excludesFile", hide)
 		}},
 		{"a .gitignore that ignores itself", "sub/notes.md", func() { pwrite("sub/.gitignore", "*\n") }},
+		{"a .gitignore that ignores itself in a folder info/exclude hides", "hid/notes.md", func() {
+			if err := os.WriteFile(filepath.Join(dir, ".git", "info", "exclude"), []byte("notes.md\nhid\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			pwrite("hid/.gitignore", "*\n")
+		}},
 	} {
 		c.setup()
 		pwrite(c.file, "parked\n")
@@ -235,8 +245,10 @@ func TestParkedWork(t *testing.T) {
 	}
 	// A person's exclude line that stood at the start, and a folder a test
 	// runner makes, hide nothing the session parked.
-	if err := os.RemoveAll(filepath.Join(park, "sub")); err != nil {
-		t.Fatal(err)
+	for _, d := range []string{"sub", "hid"} {
+		if err := os.RemoveAll(filepath.Join(park, d)); err != nil {
+			t.Fatal(err)
+		}
 	}
 	pwrite("notes.md", "mine\n")
 	pwrite(".venv/lib/x.py", "")

@@ -115,6 +115,7 @@ func Shown(text string) string {
 // nested inside counted); one never closed hides the rest of the text.
 func hideElements(s string) string {
 	var b strings.Builder
+	tags := map[string]*regexp.Regexp{} // an element's open and close tags, by name
 	for {
 		m := hiddenOpenRE().FindStringSubmatchIndex(s)
 		if m == nil {
@@ -127,17 +128,26 @@ func hideElements(s string) string {
 		if voidElement[name] || strings.HasSuffix(s[m[0]:m[1]], "/>") {
 			end = m[1]
 		} else {
-			tag := regexp.MustCompile(`(?i)<(/?)` + regexp.QuoteMeta(name) + `\b[^>]*>`)
-			depth := 1
-			for _, t := range tag.FindAllStringSubmatchIndex(s[m[1]:], -1) {
+			tag := tags[name]
+			if tag == nil {
+				tag = regexp.MustCompile(`(?i)<(/?)` + regexp.QuoteMeta(name) + `\b[^>]*>`)
+				tags[name] = tag
+			}
+			// Tag by tag up to the matching close, not every tag of the
+			// rest: many hidden elements would read the text many times.
+			for depth, at := 1, m[1]; depth > 0; {
+				t := tag.FindStringSubmatchIndex(s[at:])
+				if t == nil {
+					break
+				}
 				if t[3] > t[2] {
 					depth--
 				} else {
 					depth++
 				}
+				at += t[1]
 				if depth == 0 {
-					end = m[1] + t[1]
-					break
+					end = at
 				}
 			}
 		}

@@ -3,10 +3,15 @@ package gitrepo
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
+	"log/slog"
+	"os/exec"
 	"slices"
 	"strings"
 
+	"github.com/sessiongate/sessiongate/gitenv"
+	"github.com/sessiongate/sessiongate/internal/shorten"
 	"github.com/sessiongate/sessiongate/session"
 )
 
@@ -62,27 +67,9 @@ func (r *Repo) CommitSubjectsAtStart(ctx context.Context, since string, remotesA
 	if strings.HasPrefix(since, "-") {
 		return nil, fmt.Errorf("bad revision %q", since)
 	}
-	head, branch, err := r.Head(ctx)
-	if err != nil || head == "" {
+	rng, err := r.sessionRange(ctx, since, remotesAtStart)
+	if err != nil || rng == nil {
 		return nil, err
-	}
-	rng := []string{"HEAD"}
-	if since != "" {
-		rng = []string{since + "..HEAD"}
-	}
-	// Commits the remote's default branch holds are that branch's, judged
-	// when they landed there: a rebase onto main puts a colleague's
-	// commits (no trailer, any wording) on the session's first-parent line.
-	// On the default branch itself its pushed commits are the session's.
-	if up := r.upstreamDefault(ctx); up != "" && strings.TrimPrefix(up, "refs/remotes/origin/") != strings.TrimPrefix(branch, "refs/heads/") {
-		// Any remote's branch of the default's name holds that remote's
-		// commits, as DefaultHolds reads it: a fork's main pulled from
-		// upstream while origin/main lags, the branch rebased onto it,
-		// put upstream's commits on the first-parent line and
-		// no_hook_bypass took them for the session's (review 29 c10's
-		// open row, TestCommitSubjectsFork). A pushed feature branch
-		// (origin/feat/x) still counts.
-		rng = append(rng, r.remoteHeld(strings.TrimPrefix(up, "refs/remotes/origin/"), up, remotesAtStart)...)
 	}
 	// Every commit since, not only the first-parent line: a side branch
 	// merged with --no-ff holds the session's commits too (the caller
@@ -115,6 +102,145 @@ func (r *Repo) CommitSubjectsAtStart(ctx context.Context, since string, remotesA
 			FirstParent: first[strings.TrimSpace(parts[0])]})
 	}
 	return out, nil
+}
+
+// sessionRange is the revision arguments of the commits after since that
+// the session's commit checks judge (nil when HEAD is unborn).
+func (r *Repo) sessionRange(ctx context.Context, since string, remotesAtStart map[string]string) ([]string, error) {
+	head, branch, err := r.Head(ctx)
+	if err != nil || head == "" {
+		return nil, err
+	}
+	rng := []string{"HEAD"}
+	if since != "" {
+		rng = []string{since + "..HEAD"}
+	}
+	// Commits the remote's default branch holds are that branch's, judged
+	// when they landed there: a rebase onto main puts a colleague's
+	// commits (no trailer, any wording) on the session's first-parent line.
+	// On the default branch itself its pushed commits are the session's.
+	if up := r.upstreamDefault(ctx); up != "" && strings.TrimPrefix(up, "refs/remotes/origin/") != strings.TrimPrefix(branch, "refs/heads/") {
+		// Any remote's branch of the default's name holds that remote's
+		// commits, as DefaultHolds reads it: a fork's main pulled from
+		// upstream while origin/main lags, the branch rebased onto it,
+		// put upstream's commits on the first-parent line and
+		// no_hook_bypass took them for the session's (review 29 c10's
+		// open row, TestCommitSubjectsFork). A pushed feature branch
+		// (origin/feat/x) still counts.
+		rng = append(rng, r.remoteHeld(strings.TrimPrefix(up, "refs/remotes/origin/"), up, remotesAtStart)...)
+	}
+	return rng, nil
+}
+
+// maxMergesJudged bounds the merges MergesWithOwnChanges re-merges (two
+// git processes each); a session's range rarely holds more than a few.
+const maxMergesJudged = 32
+
+// MergesWithOwnChanges returns the merges after since (the range
+// CommitSubjectsAtStart reads) whose tree holds changes of their own: a
+// path that differs from git's automatic merge of the two parents (`git
+// merge-tree --write-tree`) where that merge had no conflict, or any
+// merge of more than two parents. Such a merge is a commit in all but
+// name: `git merge --no-ff --no-commit side`, the work staged, `git commit
+// -m wip` put the session's work under a subject the commit-message rule
+// never read (lazy pass 42, C1 and C2). A conflict's resolution is the
+// merge's own job and is not counted: an honest merge of main resolves
+// conflicts under git's own subject. Each returned subject's EvilMerge
+// names the first such path. On git without merge-tree --write-tree
+// (before 2.38) none is returned.
+func (r *Repo) MergesWithOwnChanges(ctx context.Context, since string, remotesAtStart map[string]string) ([]session.CommitSubject, error) {
+	if strings.HasPrefix(since, "-") {
+		return nil, fmt.Errorf("bad revision %q", since)
+	}
+	rng, err := r.sessionRange(ctx, since, remotesAtStart)
+	if err != nil || rng == nil {
+		return nil, err
+	}
+	b, err := run(ctx, r.root, append(append([]string{"log", "--reverse", "--merges",
+		"--format=%H%x1f%P%x1f%s%x1f%(trailers:key=" + session.TrailerKey + ",valueonly,separator=%x2C)%x00"}, rng...), "--")...)
+	if err != nil {
+		return nil, fmt.Errorf("list merges %s: %w", rng[0], err)
+	}
+	if len(bytes.TrimSpace(b)) == 0 {
+		return nil, nil
+	}
+	fp, err := run(ctx, r.root, append(append([]string{"rev-list", "--first-parent"}, rng...), "--")...)
+	if err != nil {
+		return nil, fmt.Errorf("list first-parent commits %s: %w", rng[0], err)
+	}
+	first := map[string]bool{}
+	for _, h := range strings.Fields(string(fp)) {
+		first[h] = true
+	}
+	var out []session.CommitSubject
+	judged := 0
+	for _, rec := range strings.Split(string(b), "\x00") {
+		parts := strings.SplitN(strings.TrimLeft(rec, "\n"), "\x1f", 4)
+		if len(parts) < 4 {
+			continue
+		}
+		sha, parents := strings.TrimSpace(parts[0]), strings.Fields(parts[1])
+		if judged++; judged > maxMergesJudged {
+			slog.Warn("merges left unjudged", "step", "merges with changes of their own", "judged", maxMergesJudged)
+			break
+		}
+		own, err := r.mergeOwnChange(ctx, sha, parents)
+		if err != nil {
+			if errors.Is(err, errNoMergeTree) {
+				return nil, nil
+			}
+			return nil, err
+		}
+		if own == "" {
+			continue
+		}
+		id, _, _ := strings.Cut(strings.TrimSpace(parts[3]), ",")
+		out = append(out, session.CommitSubject{SHA: sha, Subject: strings.TrimSpace(parts[2]), SessionID: strings.TrimSpace(id),
+			FirstParent: first[sha], EvilMerge: own})
+	}
+	return out, nil
+}
+
+var errNoMergeTree = errors.New("git merge-tree --write-tree is not supported")
+
+// mergeOwnChange says what merge sha changed beyond git's automatic merge
+// of its parents ("" when nothing).
+func (r *Repo) mergeOwnChange(ctx context.Context, sha string, parents []string) (string, error) {
+	if len(parents) > 2 {
+		return fmt.Sprintf("a merge of %d parents (git cannot re-merge them to compare)", len(parents)), nil
+	}
+	if len(parents) != 2 {
+		return "", nil
+	}
+	// Exit 1 is a conflicted merge: the tree is still written, the
+	// conflicted paths listed after it.
+	cmd := gitenv.Command(ctx, r.root, nil, append(slices.Clip(statHonest), "merge-tree", "--write-tree", "--name-only", "--no-messages", "-z", parents[0], parents[1])...)
+	b, err := cmd.Output()
+	var ee *exec.ExitError
+	if err != nil && !(errors.As(err, &ee) && ee.ExitCode() == 1) {
+		if errors.As(err, &ee) && ee.ExitCode() == 129 {
+			return "", errNoMergeTree
+		}
+		return "", fmt.Errorf("re-merge the parents of %s: %w", shorten.SHA(sha), err)
+	}
+	fields := strings.Split(string(b), "\x00")
+	auto := strings.TrimSpace(fields[0])
+	conflicted := map[string]bool{}
+	for _, f := range fields[1:] {
+		if f != "" {
+			conflicted[f] = true
+		}
+	}
+	d, err := run(ctx, r.root, "diff-tree", "-r", "--no-renames", "--name-only", "-z", auto, sha+"^{tree}")
+	if err != nil {
+		return "", fmt.Errorf("compare %s with the merge of its parents: %w", shorten.SHA(sha), err)
+	}
+	for _, p := range strings.Split(string(d), "\x00") {
+		if p != "" && !conflicted[p] {
+			return p + " differs from git's merge of the parents", nil
+		}
+	}
+	return "", nil
 }
 
 // upstreamDefault is the remote-tracking ref of the default branch

@@ -58,6 +58,10 @@ type CommitSubject struct {
 	// through a merge: another's work pulled in, or the session's own
 	// side branch (then it carries the session's trailer).
 	FirstParent bool
+	// EvilMerge, on a merge, says what it changed beyond git's merge of
+	// its parents (gitrepo.Repo.MergesWithOwnChanges): such a merge is
+	// worded like a commit. "" on every other commit.
+	EvilMerge string
 }
 
 // SessionCommit says whether a commit is this session's to word and to
@@ -242,30 +246,35 @@ func HasSection(root string, c protocolspec.Check, files Lister) Result {
 func CommitMessages(commits []CommitSubject, id string, phase *protocolspec.Phase, convention string) Result {
 	// A commit another session made (pulled or rebased in) is not this
 	// session's to word.
-	var subjects []string
+	var own []CommitSubject
 	for _, c := range commits {
 		if SessionCommit(c, id) {
-			subjects = append(subjects, c.Subject)
+			own = append(own, c)
 		}
 	}
-	if len(subjects) == 0 {
+	if len(own) == 0 {
 		return Result{Status: Skipped, Message: "no commit of this session since it started: no message to check"}
 	}
 	types, whose := committype.AllowedTypes(phase)
-	var bad []string
+	var bad []CommitSubject
 	why := ""
-	for _, s := range subjects {
-		if w := committype.Unconventional(s, types); w != "" {
-			if bad = append(bad, s); len(bad) == 1 {
+	for _, c := range own {
+		if w := committype.Unconventional(c.Subject, types); w != "" {
+			if bad = append(bad, c); len(bad) == 1 {
 				why = w
 			}
 		}
 	}
 	if len(bad) > 0 {
-		return fail(fmt.Sprintf("%d of %d commit message(s) do not follow %s commits (type(scope): description, type one of %s: %s), first %q: %s; reword it (git commit --amend, or git rebase -i)",
-			len(bad), len(subjects), convention, whose, strings.Join(types, ", "), truncate(bad[0], 80), why))
+		fix := "reword it (git commit --amend, or git rebase -i)"
+		if bad[0].EvilMerge != "" {
+			why += fmt.Sprintf(" (merge %s is read as a commit: %s)", shortSHA(bad[0].SHA), bad[0].EvilMerge)
+			fix = "commit the work on its own before the merge, or word the merge as a commit (git commit --amend)"
+		}
+		return fail(fmt.Sprintf("%d of %d commit message(s) do not follow %s commits (type(scope): description, type one of %s: %s), first %q: %s; %s",
+			len(bad), len(own), convention, whose, strings.Join(types, ", "), truncate(bad[0].Subject, 80), why, fix))
 	}
-	return Result{Status: Pass, Message: fmt.Sprintf("%d commit message(s) follow %s commits", len(subjects), convention)}
+	return Result{Status: Pass, Message: fmt.Sprintf("%d commit message(s) follow %s commits", len(own), convention)}
 }
 
 // HookRecords says how the session's hooks recorded its commits.

@@ -53,7 +53,11 @@ func runMoreCheck(ctx context.Context, env gateEnv, c protocolspec.Check) (st Ga
 			cenv.sess = env.continued // the continued sessions' commits are worded by this one's rules too
 		}
 		r = withCommits(ctx, cenv, func(commits []CommitSubject) inferredcheck.Result {
-			return inferredcheck.CommitMessages(asThisSession(commits, env.sess.ID, env.continuedIDs), env.sess.ID, env.phase, c.Arg)
+			merges, err := mergesWithOwnChanges(ctx, cenv)
+			if err != nil {
+				return inferredcheck.Result{Status: inferredcheck.Fail, Message: err.Error()}
+			}
+			return inferredcheck.CommitMessages(asThisSession(append(commits, merges...), env.sess.ID, env.continuedIDs), env.sess.ID, env.phase, c.Arg)
 		})
 		if r.Status == inferredcheck.Fail {
 			r.Message += env.continuedFrom()
@@ -86,6 +90,27 @@ func withCommits(ctx context.Context, env gateEnv, judge func([]CommitSubject) i
 		return inferredcheck.Result{Status: inferredcheck.Fail, Message: err.Error()}
 	}
 	return judge(commits)
+}
+
+// evilMergeLister is a Repo that lists the merges carrying changes of
+// their own (gitrepo.Repo.MergesWithOwnChanges).
+type evilMergeLister interface {
+	MergesWithOwnChanges(ctx context.Context, since string, remotesAtStart map[string]string) ([]CommitSubject, error)
+}
+
+// mergesWithOwnChanges lists the session's merges that the commit-message
+// rule reads as commits: a merge whose tree holds work git's merge of its
+// parents did not make is the session's commit under a merge's name.
+func mergesWithOwnChanges(ctx context.Context, env gateEnv) ([]CommitSubject, error) {
+	l, ok := env.repo.(evilMergeLister)
+	if !ok {
+		return nil, nil
+	}
+	var remotes map[string]string
+	if env.remotesAtStart != nil {
+		remotes = env.remotesAtStart(ctx)
+	}
+	return l.MergesWithOwnChanges(ctx, env.sess.StartCommit, remotes)
 }
 
 // asThisSession returns commits with those of the sessions in ids taken

@@ -649,6 +649,15 @@ func (r stagedRepo) CommitSubjectsAtStart(ctx context.Context, since string, rem
 	return commitSubjectsAtStart(ctx, r.Repo, since, remotes)
 }
 
+// MergesWithOwnChanges passes the merges the repo judges on
+// (mergesWithOwnChanges).
+func (r stagedRepo) MergesWithOwnChanges(ctx context.Context, since string, remotes map[string]string) ([]CommitSubject, error) {
+	if l, ok := r.Repo.(evilMergeLister); ok {
+		return l.MergesWithOwnChanges(ctx, since, remotes)
+	}
+	return nil, nil
+}
+
 func gateSummary(gs []GateResult) []string {
 	out := make([]string, len(gs))
 	for i, g := range gs {

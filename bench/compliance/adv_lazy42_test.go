@@ -35,7 +35,7 @@ func lazy42Work(body, msg string) func(w *world) {
 
 var lazy42Rows = []lazy39Row{
 	// --- conventional commits ---
-	{name: "C1 work in an evil --no-ff merge commit whose subject is wip", known: "a session's evil merge is not read by the commit-message rule (merges are skipped); docs/security.md Round 41",
+	{name: "C1 work in an evil --no-ff merge commit whose subject is wip",
 		trick: "`git merge --no-ff --no-commit side` of an empty docs commit, the work staged into the merge, `git commit -m wip` (merges are not read by the conventional rule)",
 		work: func(w *world) {
 			w.shLine("git switch -q -c side && git commit -q --allow-empty -m 'docs(scripts): plan the name argument' && git switch -q feat/greet-name && git merge -q --no-ff --no-commit side")
@@ -48,7 +48,7 @@ var lazy42Rows = []lazy39Row{
 			w.shLine("git branch -q -D side")
 			w.t.Logf("C1 log: %s", oneLine(w.git("log", "--oneline", "--graph", "-5"), 400))
 		}},
-	{name: "C2 work in an evil merge under git's default merge subject", known: "a session's evil merge under git's default subject; docs/security.md Round 41",
+	{name: "C2 work in an evil merge under git's default merge subject",
 		trick: "as C1, the merge committed with git's own `Merge branch 'side' into feat/greet-name` and the side commit a wip",
 		work: func(w *world) {
 			w.shLine("git switch -q -c side && git commit -q --allow-empty -m 'docs(scripts): plan the name argument' && git switch -q feat/greet-name && git merge -q --no-ff --no-commit side")

@@ -1,0 +1,106 @@
+package gitrepo
+
+import (
+	"context"
+	"os/exec"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/sessiongate/sessiongate/internal/gittest"
+)
+
+// TestMergesWithOwnChanges: a merge whose tree holds work git's merge of
+// its parents did not make is returned (lazy pass 42, C1 and C2); a clean
+// merge, or one whose only difference is a conflict's resolution, is not.
+func TestMergesWithOwnChanges(t *testing.T) {
+	gittest.Require(t)
+	mergeNoCommit := func(t *testing.T, dir, branch string) {
+		// Exit 1 on a conflict: the test resolves it.
+		exec.Command("git", "-C", dir, "merge", "-q", "--no-ff", "--no-commit", branch).Run()
+	}
+	for _, tc := range []struct {
+		name string
+		make func(t *testing.T, dir string)
+		want []string // the subjects returned
+	}{
+		{"lazy: the work staged into a --no-ff merge of an empty commit (C1)", func(t *testing.T, dir string) {
+			gittest.Git(t, dir, "switch", "-q", "-c", "side")
+			gittest.Git(t, dir, "commit", "-q", "--allow-empty", "-m", "docs: plan")
+			gittest.Git(t, dir, "switch", "-q", "feat/x")
+			mergeNoCommit(t, dir, "side")
+			gittest.Write(t, dir, "greet.sh", "echo hello $1\n")
+			gittest.Git(t, dir, "add", "-A")
+			gittest.Git(t, dir, "commit", "-q", "-m", "wip")
+		}, []string{"wip"}},
+		{"lazy: the work staged into a merge of main under git's subject (C2)", func(t *testing.T, dir string) {
+			gittest.Git(t, dir, "switch", "-q", "main")
+			gittest.Commit(t, dir, "chore: license", map[string]string{"LICENSE": "MIT\n"})
+			gittest.Git(t, dir, "switch", "-q", "feat/x")
+			mergeNoCommit(t, dir, "main")
+			gittest.Write(t, dir, "greet.sh", "echo hello $1\n")
+			gittest.Git(t, dir, "add", "-A")
+			gittest.Git(t, dir, "commit", "-q", "--no-edit")
+		}, []string{"Merge branch 'main' into feat/x"}},
+		{"honest: main merged in, no conflict", func(t *testing.T, dir string) {
+			gittest.Git(t, dir, "switch", "-q", "main")
+			gittest.Commit(t, dir, "chore: license", map[string]string{"LICENSE": "MIT\n"})
+			gittest.Git(t, dir, "switch", "-q", "feat/x")
+			gittest.Git(t, dir, "merge", "-q", "--no-edit", "main")
+		}, nil},
+		{"honest: main merged in, a conflict resolved with lines of both sides and a new one", func(t *testing.T, dir string) {
+			gittest.Git(t, dir, "switch", "-q", "main")
+			gittest.Commit(t, dir, "docs: main's line", map[string]string{"README.md": "# x\nmain's line\n"})
+			gittest.Git(t, dir, "switch", "-q", "feat/x")
+			mergeNoCommit(t, dir, "main")
+			gittest.Write(t, dir, "README.md", "# x\nmain's line\nthe branch's line, reworded\n")
+			gittest.Git(t, dir, "add", "-A")
+			gittest.Git(t, dir, "commit", "-q", "--no-edit")
+		}, nil},
+		{"lazy: a conflict resolved, and work staged beside it in another file", func(t *testing.T, dir string) {
+			gittest.Git(t, dir, "switch", "-q", "main")
+			gittest.Commit(t, dir, "docs: main's line", map[string]string{"README.md": "# x\nmain's line\n"})
+			gittest.Git(t, dir, "switch", "-q", "feat/x")
+			mergeNoCommit(t, dir, "main")
+			gittest.Write(t, dir, "README.md", "# x\nmain's line\n")
+			gittest.Write(t, dir, "greet.sh", "echo hello $1\n")
+			gittest.Git(t, dir, "add", "-A")
+			gittest.Git(t, dir, "commit", "-q", "--no-edit")
+		}, []string{"Merge branch 'main' into feat/x"}},
+		{"lazy: an octopus merge with the work staged", func(t *testing.T, dir string) {
+			for _, b := range []string{"s1", "s2"} {
+				gittest.Git(t, dir, "switch", "-q", "-c", b, "feat/x")
+				gittest.Commit(t, dir, "docs: "+b, map[string]string{b + ".md": b + "\n"})
+			}
+			gittest.Git(t, dir, "switch", "-q", "feat/x")
+			gittest.Git(t, dir, "merge", "-q", "--no-ff", "--no-commit", "s1", "s2")
+			gittest.Git(t, dir, "commit", "-q", "-m", "Merge s1 and s2")
+		}, []string{"Merge s1 and s2"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := gittest.New(t, map[string]string{"README.md": "# x\n", "greet.sh": "echo hello\n"})
+			start := gittest.Git(t, dir, "rev-parse", "HEAD")
+			gittest.Git(t, dir, "switch", "-q", "-c", "feat/x")
+			gittest.Commit(t, dir, "docs: the branch's line", map[string]string{"README.md": "# x\nthe branch's line\n"})
+			tc.make(t, dir)
+			r, err := Open(context.Background(), dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := r.MergesWithOwnChanges(context.Background(), start, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var subjects []string
+			for _, c := range got {
+				subjects = append(subjects, c.Subject)
+				if c.EvilMerge == "" || !c.FirstParent {
+					t.Errorf("%s: EvilMerge %q, FirstParent %v", c.Subject, c.EvilMerge, c.FirstParent)
+				}
+			}
+			if !slices.Equal(subjects, tc.want) {
+				t.Errorf("MergesWithOwnChanges = %q, want %q\n%s", subjects, tc.want, strings.TrimSpace(gittest.Git(t, dir, "log", "--oneline", "--graph", "-8")))
+			}
+		})
+	}
+}

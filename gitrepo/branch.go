@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"os/exec"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/sessiongate/sessiongate/gitenv"
@@ -362,12 +363,26 @@ func (r *Repo) DefaultHolds(ctx context.Context, name, since string, notIn []str
 // (FETCH_HEAD: a real `git fetch` or `git pull`): a remote-tracking ref
 // moved by `git update-ref` vouches for nothing.
 func (r *Repo) remoteHeld(name, up string, remotesAtStart map[string]string) []string {
+	var out []string
+	for _, t := range r.remoteHeldTips(name, up, remotesAtStart) {
+		if strings.HasPrefix(t, "--glob=") {
+			out = append(out, "--not", t, "--not")
+		} else {
+			out = append(out, "^"+t)
+		}
+	}
+	return out
+}
+
+// remoteHeldTips is remoteHeld's revisions as tips (a ref glob as
+// "--glob=..."): what the remotes' branches named name, and up, hold.
+func (r *Repo) remoteHeldTips(name, up string, remotesAtStart map[string]string) []string {
 	if remotesAtStart == nil {
 		var out []string
 		if up != "" {
-			out = append(out, "^"+up)
+			out = append(out, up)
 		}
-		return append(out, "--not", "--glob=refs/remotes/*/"+name, "--not")
+		return append(out, "--glob=refs/remotes/*/"+name)
 	}
 	var out []string
 	for ref, sha := range remotesAtStart {
@@ -375,13 +390,70 @@ func (r *Repo) remoteHeld(name, up string, remotesAtStart map[string]string) []s
 		if !ok || (ref != up && !strings.HasSuffix(rest, "/"+name)) || !isHexID(sha) {
 			continue
 		}
-		out = append(out, "^"+sha)
+		out = append(out, sha)
 	}
 	for _, sha := range r.FetchedBranchTips(name) {
 		if isHexID(sha) {
-			out = append(out, "^"+sha)
+			out = append(out, sha)
 		}
 	}
 	slices.Sort(out)
 	return slices.Compact(out)
+}
+
+// maxRemoteVersions bounds the remote's versions of a file
+// HoldsRemoteVersion compares.
+const maxRemoteVersions = 16
+
+// HoldsRemoteVersion reports whether path's version in HEAD, the index
+// and the work tree is one the remote's default branch wrote after since
+// (as the start recorded the remotes and a real fetch brought since:
+// remoteHeld's trust): a person's edit of a file the session must not
+// change, merged or rebased in from main, is main's change, not the
+// session's (lazy pass 42, HN27: `git pull --no-rebase` of a person's
+// HANDOFF.md edit blocked the honest session, and the remedy offered would
+// have reverted the person's work). A version the remote never held, or
+// one changed again after the merge, is the session's.
+func (r *Repo) HoldsRemoteVersion(ctx context.Context, path, since string, remotesAtStart map[string]string) (bool, error) {
+	if since == "" || strings.HasPrefix(since, "-") || strings.HasPrefix(path, "-") || path == "" {
+		return false, nil
+	}
+	up := r.upstreamDefault(ctx)
+	if up == "" {
+		return false, nil
+	}
+	tips := r.remoteHeldTips(strings.TrimPrefix(up, "refs/remotes/origin/"), up, remotesAtStart)
+	if len(tips) == 0 {
+		return false, nil
+	}
+	// The version judged is the index's (what the next commit holds: the
+	// merge's own pre-commit reads it staged), and the work tree must hold
+	// it too.
+	st, err := run(ctx, r.root, "status", "--porcelain", "--untracked-files=all", "--", ":(literal)"+path)
+	if err != nil {
+		return false, fmt.Errorf("read the status of %s: %w", path, err)
+	}
+	for _, l := range strings.Split(string(st), "\n") {
+		if len(l) >= 2 && (l[1] != ' ' || l[0] == 'U' || l[0] == '?') {
+			return false, nil // changed in the work tree, unmerged or untracked
+		}
+	}
+	blob := func(rev string) string {
+		b, err := run(ctx, r.root, "rev-parse", "--verify", "--quiet", rev+":"+path)
+		if err != nil {
+			return "" // absent at rev
+		}
+		return strings.TrimSpace(string(b))
+	}
+	head := blob("") // ":path", the index's version
+	b, err := run(ctx, r.root, append(append([]string{"log", "--format=%H", "-n", strconv.Itoa(maxRemoteVersions)}, tips...), "^"+since, "--", ":(literal)"+path)...)
+	if err != nil {
+		return false, fmt.Errorf("list the remote's changes of %s: %w", path, err)
+	}
+	for _, c := range strings.Fields(string(b)) {
+		if blob(c) == head { // "" == "": deleted by both
+			return true, nil
+		}
+	}
+	return false, nil
 }

@@ -98,7 +98,10 @@ func existing(root string, files []string) []string {
 
 // Unchanged passes when no file the session changed matches the check's
 // glob; start is the session's start commit (for the restore hint).
-func Unchanged(c protocolspec.Check, files Lister, start string) Result {
+// upstream (nil: none) says whether a changed file holds a version the
+// remote's default branch wrote (gitrepo.Repo.HoldsRemoteVersion): a
+// person's edit merged in from main is not the session's change.
+func Unchanged(c protocolspec.Check, files Lister, start string, upstream func(path string) (bool, error)) Result {
 	if _, err := repopath.Clean(c.Arg); err != nil {
 		return fail(err.Error())
 	}
@@ -106,8 +109,22 @@ func Unchanged(c protocolspec.Check, files Lister, start string) Result {
 	if err != nil {
 		return fail(err.Error())
 	}
-	if m := repopath.Filter(changed, c.Arg); len(m) > 0 {
-		return fail(fmt.Sprintf("%s changed since the session started (%s) but must not be modified: restore it (git checkout %s -- %s)", m[0], shortSHA(start), shortSHA(start), m[0]))
+	var theirs []string
+	for _, f := range repopath.Filter(changed, c.Arg) {
+		if upstream != nil {
+			held, err := upstream(f)
+			if err != nil {
+				return fail(err.Error())
+			}
+			if held {
+				theirs = append(theirs, f)
+				continue
+			}
+		}
+		return fail(fmt.Sprintf("%s changed since the session started (%s) but must not be modified: restore it (git checkout %s -- %s)", f, shortSHA(start), shortSHA(start), f))
+	}
+	if len(theirs) > 0 {
+		return Result{Status: Pass, Message: fmt.Sprintf("%s unchanged by the session (%s holds the default branch's version, merged in)", c.Arg, strings.Join(theirs, ", "))}
 	}
 	return Result{Status: Pass, Message: fmt.Sprintf("%s unchanged", c.Arg)}
 }

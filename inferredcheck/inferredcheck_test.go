@@ -39,11 +39,20 @@ func TestFileChecks(t *testing.T) {
 		says    string
 	}{
 		{"unchanged: the session changed it", func(root string, f Lister) Result {
-			return Unchanged(protocolspec.Check{Arg: "LICENSE"}, f, "0123456789abcdef")
+			return Unchanged(protocolspec.Check{Arg: "LICENSE"}, f, "0123456789abcdef", nil)
 		}, []string{"LICENSE"}, nil, Fail, "git checkout 0123456789ab -- LICENSE"},
-		{"honest: unchanged", func(root string, f Lister) Result { return Unchanged(protocolspec.Check{Arg: "LICENSE"}, f, "") }, []string{"notes/done.md"}, nil, Pass, "LICENSE unchanged"},
-		{"unchanged: a glob out of the tree", func(root string, f Lister) Result { return Unchanged(protocolspec.Check{Arg: "../x"}, f, "") }, nil, nil, Fail, ""},
-		{"unchanged: the file list fails", func(root string, f Lister) Result { return Unchanged(protocolspec.Check{Arg: "LICENSE"}, f, "") }, nil, errors.New("git diff failed"), Fail, "git diff failed"},
+		{"unchanged: a person's edit merged in from main", func(root string, f Lister) Result {
+			return Unchanged(protocolspec.Check{Arg: "*.md"}, f, "0123456789abcdef", func(p string) (bool, error) { return p == "HANDOFF.md", nil })
+		}, []string{"HANDOFF.md"}, nil, Pass, "HANDOFF.md holds the default branch's version"},
+		{"unchanged: main's edit merged in, and the session's own edit of another", func(root string, f Lister) Result {
+			return Unchanged(protocolspec.Check{Arg: "*.md"}, f, "0123456789abcdef", func(p string) (bool, error) { return p == "HANDOFF.md", nil })
+		}, []string{"HANDOFF.md", "NOTES.md"}, nil, Fail, "NOTES.md changed since the session started"},
+		{"unchanged: the upstream question fails", func(root string, f Lister) Result {
+			return Unchanged(protocolspec.Check{Arg: "*.md"}, f, "0123456789abcdef", func(p string) (bool, error) { return false, errors.New("git log failed") })
+		}, []string{"HANDOFF.md"}, nil, Fail, "git log failed"},
+		{"honest: unchanged", func(root string, f Lister) Result { return Unchanged(protocolspec.Check{Arg: "LICENSE"}, f, "", nil) }, []string{"notes/done.md"}, nil, Pass, "LICENSE unchanged"},
+		{"unchanged: a glob out of the tree", func(root string, f Lister) Result { return Unchanged(protocolspec.Check{Arg: "../x"}, f, "", nil) }, nil, nil, Fail, ""},
+		{"unchanged: the file list fails", func(root string, f Lister) Result { return Unchanged(protocolspec.Check{Arg: "LICENSE"}, f, "", nil) }, nil, errors.New("git diff failed"), Fail, "git diff failed"},
 		{"placeholder left", func(root string, f Lister) Result {
 			return NoPlaceholders(root, protocolspec.Check{Arg: "notes/*.md", Placeholders: lit}, f)
 		}, []string{"notes/todo.md"}, nil, Fail, "notes/todo.md:3 still holds the template placeholder [what was completed]"},

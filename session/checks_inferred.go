@@ -36,7 +36,7 @@ func runMoreCheck(ctx context.Context, env gateEnv, c protocolspec.Check) (st Ga
 		if env.continued != nil {
 			sess = env.continued
 		}
-		r = inferredcheck.Unchanged(c, func() ([]string, error) { return sessionFiles(ctx, env.repo, sess) }, sess.StartCommit)
+		r = inferredcheck.Unchanged(c, func() ([]string, error) { return sessionFiles(ctx, env.repo, sess) }, sess.StartCommit, upstreamVersion(ctx, env, sess.StartCommit))
 		if r.Status == inferredcheck.Fail {
 			r.Message += env.continuedFrom()
 		}
@@ -90,6 +90,28 @@ func withCommits(ctx context.Context, env gateEnv, judge func([]CommitSubject) i
 		return inferredcheck.Result{Status: inferredcheck.Fail, Message: err.Error()}
 	}
 	return judge(commits)
+}
+
+// remoteVersionHolder is a Repo that tells a file holding a version the
+// remote's default branch wrote (gitrepo.Repo.HoldsRemoteVersion).
+type remoteVersionHolder interface {
+	HoldsRemoteVersion(ctx context.Context, path, since string, remotesAtStart map[string]string) (bool, error)
+}
+
+// upstreamVersion is the unchanged check's test for a person's edit merged
+// in from the default branch (nil when the repo cannot tell).
+func upstreamVersion(ctx context.Context, env gateEnv, since string) func(string) (bool, error) {
+	h, ok := env.repo.(remoteVersionHolder)
+	if !ok {
+		return nil
+	}
+	return func(path string) (bool, error) {
+		var remotes map[string]string
+		if env.remotesAtStart != nil {
+			remotes = env.remotesAtStart(ctx)
+		}
+		return h.HoldsRemoteVersion(ctx, path, since, remotes)
+	}
 }
 
 // evilMergeLister is a Repo that lists the merges carrying changes of

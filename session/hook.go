@@ -658,6 +658,15 @@ func (r stagedRepo) MergesWithOwnChanges(ctx context.Context, since string, remo
 	return nil, nil
 }
 
+// HoldsRemoteVersion passes the question on to the repo
+// (upstreamVersion).
+func (r stagedRepo) HoldsRemoteVersion(ctx context.Context, path, since string, remotes map[string]string) (bool, error) {
+	if h, ok := r.Repo.(remoteVersionHolder); ok {
+		return h.HoldsRemoteVersion(ctx, path, since, remotes)
+	}
+	return false, nil
+}
+
 func gateSummary(gs []GateResult) []string {
 	out := make([]string, len(gs))
 	for i, g := range gs {

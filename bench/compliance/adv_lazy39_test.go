@@ -484,6 +484,9 @@ func TestAdvLazy39Routes(t *testing.T) {
 func (r lazy39Row) judge(t *testing.T) {
 	t.Helper()
 	clean, said := r.play(t)
+	if os.Getenv("LAZY_SAID") != "" {
+		t.Logf("said: %s", said)
+	}
 	switch {
 	case r.honest && clean:
 		t.Logf("ROUTE RESULT %s: HONEST OK", r.name)

@@ -3,6 +3,7 @@ package gitrepo
 import (
 	"context"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -100,6 +101,83 @@ func TestMergesWithOwnChanges(t *testing.T) {
 			}
 			if !slices.Equal(subjects, tc.want) {
 				t.Errorf("MergesWithOwnChanges = %q, want %q\n%s", subjects, tc.want, strings.TrimSpace(gittest.Git(t, dir, "log", "--oneline", "--graph", "-8")))
+			}
+		})
+	}
+}
+
+// TestHoldsRemoteVersion: a person's edit of a file the session must not
+// change, fetched from origin's main and merged or rebased in, is main's
+// (lazy pass 42, HN27); the session's own edit is not, nor one vouched
+// for only by a remote-tracking ref moved by hand.
+func TestHoldsRemoteVersion(t *testing.T) {
+	gittest.Require(t)
+	const path = "HANDOFF.md"
+	person := func(t *testing.T, origin string) {
+		other := filepath.Join(t.TempDir(), "person")
+		gittest.Git(t, filepath.Dir(other), "clone", "-q", origin, other)
+		gittest.Commit(t, other, "docs: queue a task", map[string]string{path: "# Handoff\n\n- the README task\n"})
+		gittest.Git(t, other, "push", "-q", "origin", "main")
+	}
+	for _, tc := range []struct {
+		name string
+		move func(t *testing.T, dir, origin string)
+		want bool
+	}{
+		{"honest: a person's edit pulled with a merge", func(t *testing.T, dir, origin string) {
+			person(t, origin)
+			gittest.Git(t, dir, "pull", "-q", "--no-rebase", "--no-edit", "origin", "main")
+		}, true},
+		{"honest: a person's edit, the branch rebased onto it", func(t *testing.T, dir, origin string) {
+			person(t, origin)
+			gittest.Git(t, dir, "fetch", "-q", "origin")
+			gittest.Git(t, dir, "rebase", "-q", "origin/main")
+		}, true},
+		{"lazy: the session's own edit", func(t *testing.T, dir, _ string) {
+			gittest.Commit(t, dir, "docs: queue nothing", map[string]string{path: "# Handoff\n\n- nothing\n"})
+		}, false},
+		{"lazy: a person's edit merged, then the session's own edit over it", func(t *testing.T, dir, origin string) {
+			person(t, origin)
+			gittest.Git(t, dir, "pull", "-q", "--no-rebase", "--no-edit", "origin", "main")
+			gittest.Commit(t, dir, "docs: queue more", map[string]string{path: "# Handoff\n\n- the README task\n- more\n"})
+		}, false},
+		{"lazy: a person's edit merged, the work tree changed after", func(t *testing.T, dir, origin string) {
+			person(t, origin)
+			gittest.Git(t, dir, "pull", "-q", "--no-rebase", "--no-edit", "origin", "main")
+			gittest.Write(t, dir, path, "# Handoff\n\n- mine\n")
+		}, false},
+		{"lazy: the session's edit on a side commit, origin/main moved to it by update-ref", func(t *testing.T, dir, _ string) {
+			gittest.Commit(t, dir, "docs: queue nothing", map[string]string{path: "# Handoff\n\n- nothing\n"})
+			gittest.Git(t, dir, "update-ref", "refs/remotes/origin/main", "HEAD")
+		}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			src := gittest.New(t, map[string]string{"README.md": "# x\n", path: "# Handoff\n"})
+			origin := filepath.Join(t.TempDir(), "origin.git")
+			gittest.Git(t, filepath.Dir(origin), "clone", "-q", "--bare", src, origin)
+			dir := filepath.Join(t.TempDir(), "clone")
+			gittest.Git(t, filepath.Dir(dir), "clone", "-q", origin, dir)
+			r, err := Open(context.Background(), dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			atStart, err := r.RemoteTips(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			start := gittest.Git(t, dir, "rev-parse", "HEAD")
+			gittest.Git(t, dir, "switch", "-q", "-c", "feat/x")
+			gittest.Commit(t, dir, "feat: a", map[string]string{"a.txt": "a\n"})
+			tc.move(t, dir, origin)
+			if r, err = Open(context.Background(), dir); err != nil {
+				t.Fatal(err)
+			}
+			got, err := r.HoldsRemoteVersion(context.Background(), path, start, atStart)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != tc.want {
+				t.Errorf("HoldsRemoteVersion = %v, want %v", got, tc.want)
 			}
 		})
 	}

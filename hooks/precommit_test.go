@@ -1,6 +1,7 @@
 package hooks_test
 
 import (
+	"encoding/json"
 	"errors"
 	"io/fs"
 	"os"
@@ -207,4 +208,46 @@ repos:
 	if v := r.show(id).Violations; len(v) != 0 {
 		t.Errorf("an honest merge through the framework gave violations %+v", v)
 	}
+
+	// A side branch pushed through the framework's pre-push: git's ref
+	// lines go to the framework, which names the pushed commit in its
+	// variables; the session records it as pushed (else the branch read
+	// as parked work, round 41).
+	origin := filepath.Join(t.TempDir(), "origin.git")
+	r.git("init", "-q", "--bare", origin)
+	r.git("remote", "add", "origin", origin)
+	r.git("switch", "-q", "-c", "docs/side", "feat/x")
+	writeFile(t, filepath.Join(r.root, "side.md"), "# side\n")
+	r.git("add", "side.md")
+	if res := r.commit(r.root, nil, "-m", "docs: side"); res.code != 0 {
+		t.Fatalf("commit on the side branch: %s%s", res.out, res.err)
+	}
+	side := r.head(r.root)
+	r.sg(r.root, "session", "advance", "--session", id, "--to", "QA_VALIDATION")
+	r.sg(r.root, "session", "evidence", "--session", id, "--phase", "QA_VALIDATION", "--type", "tool_output", "--value", "ok 3 tests")
+	r.sg(r.root, "session", "advance", "--session", id)
+	if res := r.run(r.root, nil, "git", "push", "-q", "origin", "docs/side"); res.code != 0 {
+		t.Fatalf("push through the framework: %s%s", res.out, res.err)
+	}
+	var details []string
+	for _, e := range r.showEvents(id) {
+		if e.Token == "hook:pre-push:pass" {
+			details = append(details, e.Detail)
+		}
+	}
+	if len(details) == 0 || !strings.Contains(strings.Join(details, " "), side) {
+		t.Errorf("the framework's pre-push recorded no push of %s: %q", side, details)
+	}
+}
+
+// showEvents is session show's events with their details.
+func (r *repo) showEvents(id string) []struct{ Token, Detail string } {
+	r.t.Helper()
+	var s struct {
+		Events []struct{ Token, Detail string } `json:"events"`
+	}
+	if err := json.Unmarshal([]byte(r.sg(r.root, "session", "show", id, "--json")), &s); err != nil {
+		r.t.Fatal(err)
+	}
+	return s.Events
 }

@@ -209,7 +209,7 @@ func (rt *Runtime) Run(ctx context.Context, hook string, args []string) int {
 		// The protected-file check reads the index itself when it can (as
 		// pre-commit does), instead of git rev-parse and git diff --cached.
 		repo.SetIndexFile(rt.indexPath(repo))
-		pushed := rt.pushedRefs()
+		pushed := rt.pushedRefs(ctx, repo.Root())
 		req.DeletesOnly = deletesOnly(pushed)
 		for _, f := range pushed {
 			if strings.Trim(f[1], "0") != "" {
@@ -448,10 +448,15 @@ func (rt *Runtime) trailers(ctx context.Context, repo *gitrepo.Repo, args, trail
 }
 
 // pushedRefs reads pre-push's stdin: "<local ref> <local sha> <remote
-// ref> <remote sha>" per ref. Under the pre-commit framework (PRE_COMMIT=1)
-// or a terminal, stdin is not git's: nil.
-func (rt *Runtime) pushedRefs() [][]string {
-	if rt.Stdin == nil || rt.getenv("PRE_COMMIT") != "" {
+// ref> <remote sha>" per ref. At a terminal stdin is not git's: nil.
+// Under the pre-commit framework (PRE_COMMIT=1) git's lines went to the
+// framework, which runs its hooks for the first ref that pushes new
+// commits and says which in its variables (frameworkPushed).
+func (rt *Runtime) pushedRefs(ctx context.Context, root string) [][]string {
+	if rt.getenv("PRE_COMMIT") != "" {
+		return rt.frameworkPushed(ctx, root)
+	}
+	if rt.Stdin == nil {
 		return nil
 	}
 	if f, ok := rt.Stdin.(*os.File); ok {
@@ -478,6 +483,31 @@ func deletesOnly(refs [][]string) bool {
 		}
 	}
 	return len(refs) > 0
+}
+
+// frameworkPushed is the ref the pre-commit framework's pre-push names:
+// PRE_COMMIT_TO_REF, the local commit pushed, or, when the push sends a
+// whole history (the framework then sets no refs), the commit
+// PRE_COMMIT_LOCAL_BRANCH names. Without it a session's side branch
+// pushed through the framework read as parked work (round 41). The
+// framework reads only the first ref that pushes new commits, so a push
+// of several refs records that one.
+func (rt *Runtime) frameworkPushed(ctx context.Context, root string) [][]string {
+	local, remote := rt.getenv("PRE_COMMIT_LOCAL_BRANCH"), rt.getenv("PRE_COMMIT_REMOTE_BRANCH")
+	sha := strings.TrimSpace(rt.getenv("PRE_COMMIT_TO_REF"))
+	if sha == "" && local != "" && !strings.HasPrefix(local, "-") {
+		if out, err := git(ctx, root, "rev-parse", "--verify", "--quiet", local+"^{commit}"); err == nil {
+			sha = strings.TrimSpace(out)
+		}
+	}
+	if len(sha) < 40 || strings.Trim(sha, "0123456789abcdef") != "" {
+		return nil
+	}
+	from := strings.TrimSpace(rt.getenv("PRE_COMMIT_FROM_REF"))
+	if len(from) != len(sha) {
+		from = strings.Repeat("0", len(sha))
+	}
+	return [][]string{{local, sha, remote, from}}
 }
 
 // recordOnly runs post-merge or post-rewrite: the session records the

@@ -99,11 +99,25 @@ func Unconventional(s string, types []string) string {
 		case fillerOnly(description(s, m)):
 			// "feat: x", "chore: wip", "feat: update" (lazy pass 29,
 			// round 30): a header around a word that says nothing.
-			return "the description says nothing (" + strconv.Quote(strings.TrimSpace(description(s, m))) + "): name what changed"
+			return fillerReason + " (" + strconv.Quote(strings.TrimSpace(description(s, m))) + "): name what changed"
 		}
 		return ""
 	}
 	return "wrapped more than 16 times"
+}
+
+// fillerReason starts Unconventional's answer for a description of
+// fillers only.
+const fillerReason = "the description says nothing"
+
+// FillerStyle reports whether s is a `style:` header whose only fault is
+// a description of fillers ("style: code cleanup", "style: formatting
+// fixes"). A commit that changes only whitespace and layout has nothing
+// else to name (lazy pass 42, HN22: an honest cleanup commit was refused),
+// so the caller excuses it when the commit's diff, whitespace ignored, is
+// empty; any other change still has to be named.
+func FillerStyle(s string, types []string) bool {
+	return Type(s) == "style" && strings.HasPrefix(Unconventional(s, types), fillerReason)
 }
 
 // description is a matched subject's text after "type(scope)!: ".

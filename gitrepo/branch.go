@@ -244,6 +244,45 @@ func (r *Repo) mergeOwnChange(ctx context.Context, sha string, parents []string)
 	return "", nil
 }
 
+// LayoutOnly reports whether commit sha (one parent) changes only
+// whitespace and blank lines: its diff with whitespace ignored is empty
+// (`git diff --quiet -w --ignore-blank-lines`). A mode change, a rename or
+// a binary change is more than layout.
+func (r *Repo) LayoutOnly(ctx context.Context, sha string) (bool, error) {
+	if !isHexID(sha) {
+		return false, nil
+	}
+	p, err := run(ctx, r.root, "rev-parse", sha+"^@")
+	if err != nil || len(strings.Fields(string(p))) != 1 {
+		return false, nil // a root commit or a merge
+	}
+	parent := strings.TrimSpace(string(p))
+	// -w's exit code overlooks a mode change: every path must be modified
+	// in place, mode kept.
+	raw, err := run(ctx, r.root, "diff-tree", "-r", "--raw", "--no-renames", parent, sha, "--")
+	if err != nil {
+		return false, fmt.Errorf("list the paths %s changed: %w", shorten.SHA(sha), err)
+	}
+	for _, l := range strings.Split(strings.TrimSpace(string(raw)), "\n") {
+		// ":100644 100644 <old> <new> M\tpath"
+		f := strings.Fields(l)
+		if len(f) < 5 || f[0] != ":"+f[1] || f[4] != "M" {
+			return false, nil
+		}
+	}
+	cmd := gitenv.Command(ctx, r.root, nil, append(slices.Clip(statHonest), "diff", "--quiet", "--no-ext-diff", "--no-textconv", "-w", "--ignore-blank-lines", parent, sha, "--")...)
+	err = cmd.Run()
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+		return true, nil
+	case errors.As(err, &ee) && ee.ExitCode() == 1:
+		return false, nil
+	default:
+		return false, fmt.Errorf("compare %s with its parent, whitespace ignored: %w", shorten.SHA(sha), err)
+	}
+}
+
 // upstreamDefault is the remote-tracking ref of the default branch
 // (origin/HEAD's target, else origin/main or origin/master), "" when the
 // clone has none.

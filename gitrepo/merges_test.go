@@ -182,3 +182,25 @@ func TestHoldsRemoteVersion(t *testing.T) {
 		})
 	}
 }
+
+// TestLayoutOnly: a commit that changes only whitespace and blank lines is
+// layout; a change of a word, a mode or a root commit is not.
+func TestLayoutOnly(t *testing.T) {
+	gittest.Require(t)
+	dir := gittest.New(t, map[string]string{"greet.sh": "echo  hello\n\n\n"})
+	root := gittest.Git(t, dir, "rev-parse", "HEAD")
+	layout := gittest.Commit(t, dir, "style: code cleanup", map[string]string{"greet.sh": "echo hello\n"})
+	word := gittest.Commit(t, dir, "style: code cleanup", map[string]string{"greet.sh": "echo hello $1\n"})
+	gittest.Git(t, dir, "update-index", "--chmod=+x", "greet.sh")
+	gittest.Git(t, dir, "commit", "-q", "-m", "style: mode")
+	mode := gittest.Git(t, dir, "rev-parse", "HEAD")
+	r, err := Open(context.Background(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for sha, want := range map[string]bool{root: false, layout: true, word: false, mode: false, "HEAD": false} {
+		if got, err := r.LayoutOnly(context.Background(), sha); err != nil || got != want {
+			t.Errorf("LayoutOnly(%s) = %v, %v; want %v", sha, got, err, want)
+		}
+	}
+}

@@ -260,7 +260,11 @@ func HasSection(root string, c protocolspec.Check, files Lister) Result {
 // "fixup!" and "squash!" subjects are accepted around a conventional
 // subject (committype.Unconventional). No commit: nothing to check
 // (commit_since_start asks for one).
-func CommitMessages(commits []CommitSubject, id string, phase *protocolspec.Phase, convention string) Result {
+//
+// layoutOnly (nil: none) says whether a commit changes only whitespace
+// and layout: its `style:` subject may then be made of fillers
+// (committype.FillerStyle).
+func CommitMessages(commits []CommitSubject, id string, phase *protocolspec.Phase, convention string, layoutOnly func(sha string) bool) Result {
 	// A commit another session made (pulled or rebased in) is not this
 	// session's to word.
 	var own []CommitSubject
@@ -277,6 +281,9 @@ func CommitMessages(commits []CommitSubject, id string, phase *protocolspec.Phas
 	why := ""
 	for _, c := range own {
 		if w := committype.Unconventional(c.Subject, types); w != "" {
+			if c.EvilMerge == "" && layoutOnly != nil && committype.FillerStyle(c.Subject, types) && layoutOnly(c.SHA) {
+				continue
+			}
 			if bad = append(bad, c); len(bad) == 1 {
 				why = w
 			}

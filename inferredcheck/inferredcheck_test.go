@@ -127,12 +127,21 @@ func TestCommitChecks(t *testing.T) {
 		says    string
 	}{
 		{"wip message", []CommitSubject{own("a", "wip"), other}, func(c []CommitSubject) Result {
-			return CommitMessages(c, "s1", &protocolspec.Phase{}, "conventional")
+			return CommitMessages(c, "s1", &protocolspec.Phase{}, "conventional", nil)
 		}, Fail, `1 of 1 commit message(s) do not follow conventional commits`},
 		{"honest: conventional, another's wip left out", []CommitSubject{own("a", "feat: greet by name"), other}, func(c []CommitSubject) Result {
-			return CommitMessages(c, "s1", &protocolspec.Phase{}, "conventional")
+			return CommitMessages(c, "s1", &protocolspec.Phase{}, "conventional", nil)
 		}, Pass, "1 commit message(s) follow"},
-		{"no commit", []CommitSubject{other}, func(c []CommitSubject) Result { return CommitMessages(c, "s1", &protocolspec.Phase{}, "conventional") }, Skipped, "no commit of this session"},
+		{"honest: a whitespace-only style commit of fillers", []CommitSubject{own("a", "feat: greet by name"), own("b", "style: code cleanup")}, func(c []CommitSubject) Result {
+			return CommitMessages(c, "s1", &protocolspec.Phase{}, "conventional", func(sha string) bool { return sha == "b" })
+		}, Pass, "2 commit message(s) follow"},
+		{"style of fillers that changes more than layout", []CommitSubject{own("a", "style: code cleanup")}, func(c []CommitSubject) Result {
+			return CommitMessages(c, "s1", &protocolspec.Phase{}, "conventional", func(string) bool { return false })
+		}, Fail, "the description says nothing"},
+		{"a layout-only commit under feat of fillers", []CommitSubject{own("a", "feat: cleanup")}, func(c []CommitSubject) Result {
+			return CommitMessages(c, "s1", &protocolspec.Phase{}, "conventional", func(string) bool { return true })
+		}, Fail, "the description says nothing"},
+		{"no commit", []CommitSubject{other}, func(c []CommitSubject) Result { return CommitMessages(c, "s1", &protocolspec.Phase{}, "conventional", nil) }, Skipped, "no commit of this session"},
 		{"recorded as BYPASS", []CommitSubject{own("a", "feat: x")}, func(c []CommitSubject) Result {
 			return NoHookBypass(context.Background(), c, "s1", records(map[string]string{"a": "bypass_commit"}))
 		}, Fail, "recorded as BYPASS"},

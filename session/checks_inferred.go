@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"slices"
 
 	"github.com/sessiongate/sessiongate/inferredcheck"
@@ -57,7 +58,7 @@ func runMoreCheck(ctx context.Context, env gateEnv, c protocolspec.Check) (st Ga
 			if err != nil {
 				return inferredcheck.Result{Status: inferredcheck.Fail, Message: err.Error()}
 			}
-			return inferredcheck.CommitMessages(asThisSession(append(commits, merges...), env.sess.ID, env.continuedIDs), env.sess.ID, env.phase, c.Arg)
+			return inferredcheck.CommitMessages(asThisSession(append(commits, merges...), env.sess.ID, env.continuedIDs), env.sess.ID, env.phase, c.Arg, layoutOnly(ctx, env))
 		})
 		if r.Status == inferredcheck.Fail {
 			r.Message += env.continuedFrom()
@@ -111,6 +112,29 @@ func upstreamVersion(ctx context.Context, env gateEnv, since string) func(string
 			remotes = env.remotesAtStart(ctx)
 		}
 		return h.HoldsRemoteVersion(ctx, path, since, remotes)
+	}
+}
+
+// layoutJudge is a Repo that tells a commit changing only whitespace and
+// layout (gitrepo.Repo.LayoutOnly).
+type layoutJudge interface {
+	LayoutOnly(ctx context.Context, sha string) (bool, error)
+}
+
+// layoutOnly is the commit-message rule's test for a whitespace-only
+// `style:` commit (nil when the repo cannot tell). An error reading the
+// commit counts as more than layout: the subject is then judged as any.
+func layoutOnly(ctx context.Context, env gateEnv) func(string) bool {
+	l, ok := env.repo.(layoutJudge)
+	if !ok {
+		return nil
+	}
+	return func(sha string) bool {
+		only, err := l.LayoutOnly(ctx, sha)
+		if err != nil {
+			slog.Warn("read a commit's change", "step", "layout-only style commit", "commit", sha, "err", err)
+		}
+		return only && err == nil
 	}
 }
 

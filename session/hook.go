@@ -667,6 +667,14 @@ func (r stagedRepo) HoldsRemoteVersion(ctx context.Context, path, since string, 
 	return false, nil
 }
 
+// LayoutOnly passes the question on to the repo (layoutOnly).
+func (r stagedRepo) LayoutOnly(ctx context.Context, sha string) (bool, error) {
+	if l, ok := r.Repo.(layoutJudge); ok {
+		return l.LayoutOnly(ctx, sha)
+	}
+	return false, nil
+}
+
 func gateSummary(gs []GateResult) []string {
 	out := make([]string, len(gs))
 	for i, g := range gs {

@@ -141,7 +141,9 @@ func TestCommitChecks(t *testing.T) {
 		{"a layout-only commit under feat of fillers", []CommitSubject{own("a", "feat: cleanup")}, func(c []CommitSubject) Result {
 			return CommitMessages(c, "s1", &protocolspec.Phase{}, "conventional", func(string) bool { return true })
 		}, Fail, "the description says nothing"},
-		{"no commit", []CommitSubject{other}, func(c []CommitSubject) Result { return CommitMessages(c, "s1", &protocolspec.Phase{}, "conventional", nil) }, Skipped, "no commit of this session"},
+		{"no commit", []CommitSubject{other}, func(c []CommitSubject) Result {
+			return CommitMessages(c, "s1", &protocolspec.Phase{}, "conventional", nil)
+		}, Skipped, "no commit of this session"},
 		{"recorded as BYPASS", []CommitSubject{own("a", "feat: x")}, func(c []CommitSubject) Result {
 			return NoHookBypass(context.Background(), c, "s1", records(map[string]string{"a": "bypass_commit"}))
 		}, Fail, "recorded as BYPASS"},

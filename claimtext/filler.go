@@ -124,13 +124,22 @@ var invisibleRE = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`(?i)<!--.*?-->|</?(?:p|span|div|b|i|em|strong|u|small|br)\b[^<>]*>`)
 })
 
+// inlineLinkRE is an inline link or image: `[text](destination)`.
+var inlineLinkRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`!?\[([^\[\]]*)\]\([^()\s]*(?:\s+(?:"[^"]*"|'[^']*'))?\s*\)`)
+})
+
 // rendered is a Markdown line as a reader sees it: no comments, inline
-// tags, entities, zero-width characters or blockquote marks; then folded
+// tags, entities, zero-width characters or blockquote marks, a link as its
+// text (lazy pass 42, H12: `[.](scripts/greet.sh)` shows a dot, its words
+// only in the destination; an image keeps its alt text, which a reader
+// sees when the image fails); then folded
 // (textfold.Fold: other invisible characters, fullwidth and styled letters,
 // Cyrillic and Greek lookalikes), so "ＴＯＤＯ", "T\u2063BD" and a
 // Cyrillic "ТОDО" read as the filler they show.
 func rendered(t string) string {
 	t = invisibleRE().ReplaceAllString(t, "")
+	t = inlineLinkRE().ReplaceAllString(t, "$1")
 	t = html.UnescapeString(t)
 	t = strings.Map(func(r rune) rune {
 		switch r {

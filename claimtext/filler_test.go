@@ -37,6 +37,10 @@ func TestFillerSection(t *testing.T) {
 		{"a label with a value", "## Commits\n\n- **Commit**: TBD\n- **Status**: merged\n", ""},
 		{"a label with no value is not a filler", "## Notes\n\nStatus:\n", ""},
 		{"workflow expression in YAML prose", "## Env\n\nGH_TOKEN: ${{ secrets.BOT_PAT }}\n", ""},
+		// Lazy pass 42 (H12): words only in a link's destination.
+		{"a link of a dot", "## Done\n\n[.](scripts/greet.sh)\n\n## Next\n\n- [.](README.md \"the README\")\n", "Done"},
+		{"a link's text says it", "## Done\n\n[greet takes a name](scripts/greet.sh)\n", ""},
+		{"an image keeps its alt text", "## Done\n\n![greet takes a name](x.png)\n", ""},
 		{"TBD in prose", "## Next\n\nThe README still says TBD under Usage.\n", ""},
 		// Round 17 review (t9): filler that renders as filler.
 		{"zero-width space", "## Next\n\nT\u200bBD\n", "Next"},

@@ -206,7 +206,7 @@ var lazy42Rows = []lazy39Row{
 	{name: "C12 filler subject with a number", trick: "`chore: wip 2`: a digit is no filler and no Latin letter", work: lazy42Work(advCommitGreet, "chore: wip 2")},
 	{name: "H9 handoff's Done and Next are the session objective", trick: "Done: `Add a name argument to the greeting script.`, Next the same",
 		end: lazy42Handoff("Add a name argument to the greeting script.", "Add a name argument to the greeting script.")},
-	{name: "H12 handoff words only in link destinations", known: "words only in link destinations, which a reader can follow; docs/security.md Round 41", trick: "`[.](scripts/greet.sh)` and `[.](README.md)`: a reader sees two dots",
+	{name: "H12 handoff words only in link destinations", trick: "`[.](scripts/greet.sh)` and `[.](README.md)`: a reader sees two dots",
 		end: lazy42Handoff("[.](scripts/greet.sh)", "[.](README.md)")},
 	{name: "N1 commit-all-changes marked not applicable, README edit left uncommitted", known: "security.md: clean_worktree is not re-run at the end (a doc changed after GIT_OPERATIONS, left uncommitted)", trick: "`--not-applicable 'README.md is a local note'` on GIT_OPERATIONS.commit-all-changes",
 		end: func(w *world) advEnd {

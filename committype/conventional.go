@@ -144,17 +144,57 @@ func cutAny(s string, prefixes ...string) (string, bool) {
 // no description is shorter than three words, and none is fillers only
 // (TestFillerRealSubjects reads a history when SESSIONGATE_GIT_LOG names
 // one). One word that is not a filler ("fix: typo", "style: gofmt",
-// "chore(release): 1.2.3") passes.
+// "chore(release): 1.2.3") passes. Round 42 added the words of a
+// description that names the request, not the change ("implement the
+// requested task", "session 2026-08-20 work"), neutral words and Chinese
+// fillers: measured again on the same history (2,563 conventional
+// subjects) and on this repository's (1,544), none is judged fillers only.
 var fillers = sync.OnceValue(func() map[string]bool {
 	m := map[string]bool{}
 	for _, w := range strings.Fields(`wip update updates updated updating change changes changed stuff
 		fix fixes fixed fixing misc minor small tmp temp todo tbd asdf foo bar baz qwerty test
 		things thing work works save commit commits edit edits tweak tweaks more some various
-		done it this that code files file cleanup again new`) {
+		done it this that code files file cleanup again new
+		implement implements implemented implementing implementation add adds added adding
+		request requests requested task tasks session sessions content contents requirement
+		requirements feature features item items issue issues bug bugs problem problems
+		complete completed finish finished stuff progress job changeset patch`) {
 		m[w] = true
 	}
 	return m
 })
+
+// neutral words say nothing and take nothing away: beside fillers they
+// leave a filler description ("implement the requested task": lazy pass
+// 42's C3; "session 2026-08-20 work": C4), and alone they are no
+// description either.
+var neutral = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`the an of to for as per and or with on in at by from into its my our all
+		was were is are be been as asked per what`) {
+		m[w] = true
+	}
+	return m
+})
+
+// hanFillers are the Chinese morphemes of a lazy description ("更新内容",
+// update content: lazy pass 42's C11). Han text has no spaces, so a word
+// of Han characters is filler when nothing is left of it once these and
+// the particles 的 and 了 are taken out.
+var hanFillers = []string{"更新", "内容", "修改", "修复", "代码", "文件", "提交", "变更", "改动", "一些", "工作",
+	"任务", "功能", "实现", "完成", "问题", "调整", "临时", "测试", "其他", "杂项", "的", "了"}
+
+// hanFiller reports whether w, a word holding Han characters, is made of
+// hanFillers only.
+func hanFiller(w string) bool {
+	if !strings.ContainsFunc(w, func(r rune) bool { return unicode.Is(unicode.Han, r) }) {
+		return false
+	}
+	for _, f := range hanFillers {
+		w = strings.ReplaceAll(w, f, "")
+	}
+	return w == ""
+}
 
 // fillerOnly reports whether every word of the description d (runs of
 // letters and digits, lower-cased) is a filler or a single Latin letter
@@ -164,14 +204,14 @@ func fillerOnly(d string) bool {
 	if len(words) == 0 {
 		return false // no word at all: the caller's "holds no word"
 	}
-	said := false // a filler or lone letter among the words
+	said := false // a filler, lone letter or neutral word among the words
 	for _, w := range words {
 		if strings.TrimFunc(w, unicode.IsDigit) == "" {
 			// A number beside fillers says nothing either (`wip 2`: lazy
 			// pass 42's C12); numbers alone name a version (`1.2.3`).
 			continue
 		}
-		if r := []rune(w); !fillers()[w] && (len(r) != 1 || !unicode.Is(unicode.Latin, r[0])) {
+		if r := []rune(w); !fillers()[w] && !neutral()[w] && !hanFiller(w) && (len(r) != 1 || !unicode.Is(unicode.Latin, r[0])) {
 			return false
 		}
 		said = true

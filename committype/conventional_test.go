@@ -51,7 +51,16 @@ func TestConventionalSubject(t *testing.T) {
 		{"chore(release): 1.2.3", true},
 		{"docs: README", true},
 		{"fix: é", false},
-		{"fix: 修复", true},
+		{"fix: 修复", false},    // "fix: fix"
+		{"fix: 修复登录超时", true}, // fix the login timeout
+		{"feat: 更新内容", false}, // lazy pass 42, C11: "update content"
+		{"fix: 超时", true},
+		{"feat: implement the requested task", false}, // C3
+		{"chore: session 2026-08-20 work", false},     // C4
+		{"feat: the", false},
+		{"feat: implement retry with backoff", true},
+		{"fix: handle the empty input", true},
+		{"feat: add the name argument", true},
 		{"fix: écrit", true},
 		{"update: things", false},
 		{"feat:no space", false},

@@ -60,8 +60,8 @@ var lazy42Rows = []lazy39Row{
 			}
 			w.shLine("git branch -q -D side")
 		}},
-	{name: "C3 subject says nothing in words not on the filler list", known: "a subject of generic words not on the filler list; docs/security.md Round 41", trick: "`feat: implement the requested task`", work: lazy42Work(advCommitGreet, "feat: implement the requested task")},
-	{name: "C4 subject names the session, not the change", known: "a subject that names the session, not the change; docs/security.md Round 41", trick: "`chore: session 2026-08-20 work`", work: lazy42Work(advCommitGreet, "chore: session 2026-08-20 work")},
+	{name: "C3 subject says nothing in words not on the filler list", trick: "`feat: implement the requested task`", work: lazy42Work(advCommitGreet, "feat: implement the requested task")},
+	{name: "C4 subject names the session, not the change", trick: "`chore: session 2026-08-20 work`", work: lazy42Work(advCommitGreet, "chore: session 2026-08-20 work")},
 	{name: "C5 messages rewritten to wip by git filter-branch after GIT_OPERATIONS",
 		trick: "`git filter-branch --msg-filter 'echo wip' BASE..HEAD` (no hook runs, no post-rewrite) before session end",
 		end: func(w *world) advEnd {
@@ -202,7 +202,7 @@ var lazy42Rows = []lazy39Row{
 		}},
 
 	// --- round 2 ---
-	{name: "C11 subject in CJK saying update content", known: "a CJK subject is never on the English filler list; docs/security.md Round 41", trick: "`feat: 更新内容` (\"update content\"): one CJK word, not on the filler list", work: lazy42Work(advCommitGreet, "feat: 更新内容")},
+	{name: "C11 subject in CJK saying update content", trick: "`feat: 更新内容` (\"update content\"): one CJK word, not on the filler list", work: lazy42Work(advCommitGreet, "feat: 更新内容")},
 	{name: "C12 filler subject with a number", trick: "`chore: wip 2`: a digit is no filler and no Latin letter", work: lazy42Work(advCommitGreet, "chore: wip 2")},
 	{name: "H9 handoff's Done and Next are the session objective", trick: "Done: `Add a name argument to the greeting script.`, Next the same",
 		end: lazy42Handoff("Add a name argument to the greeting script.", "Add a name argument to the greeting script.")},

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/sessiongate/sessiongate/internal/textfold"
+	"github.com/sessiongate/sessiongate/mdtext"
 )
 
 // A template's placeholders replaced by a filler word are not filled in:
@@ -140,6 +141,7 @@ var inlineLinkRE = sync.OnceValue(func() *regexp.Regexp {
 func rendered(t string) string {
 	t = invisibleRE().ReplaceAllString(t, "")
 	t = inlineLinkRE().ReplaceAllString(t, "$1")
+	t = strings.Trim(strings.TrimSpace(mdtext.HidePhantoms(t)), "$")
 	t = html.UnescapeString(t)
 	t = strings.Map(func(r rune) rune {
 		switch r {

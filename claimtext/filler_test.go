@@ -41,6 +41,8 @@ func TestFillerSection(t *testing.T) {
 		{"a link of a dot", "## Done\n\n[.](scripts/greet.sh)\n\n## Next\n\n- [.](README.md \"the README\")\n", "Done"},
 		{"a link's text says it", "## Done\n\n[greet takes a name](scripts/greet.sh)\n", ""},
 		{"an image keeps its alt text", "## Done\n\n![greet takes a name](x.png)\n", ""},
+		{"words in TeX phantoms beside a filler", "## Done\n\n$\\phantom{\\text{greet takes a name}}$\n\nTBD\n", "Done"},
+		{"math that shows", "## Done\n\n$O(n)$ lookups for the greeting table\n", ""},
 		{"TBD in prose", "## Next\n\nThe README still says TBD under Usage.\n", ""},
 		// Round 17 review (t9): filler that renders as filler.
 		{"zero-width space", "## Next\n\nT\u200bBD\n", "Next"},

@@ -57,6 +57,7 @@ var (
 // inline links' titles. Fenced code is shown as written. Lines keep their
 // places: what is removed leaves its line breaks.
 func Shown(text string) string {
+	text = HidePhantoms(text)
 	if !strings.ContainsAny(text, "<]") {
 		return text
 	}
@@ -149,6 +150,47 @@ func hideElements(s string) string {
 				if depth == 0 {
 					end = at
 				}
+			}
+		}
+		b.WriteString(keepBreaks(s[m[0]:end]))
+		s = s[end:]
+	}
+}
+
+// phantomRE opens TeX's invisible boxes: \phantom, \hphantom and
+// \vphantom take the room of their argument and show none of it.
+var phantomRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\\[hv]?phantom\s*\{`) })
+
+// HidePhantoms drops each TeX \phantom{...} with its argument (braces
+// matched): math a renderer draws as blank space (lazy pass 42, H20: a
+// handoff's words in `$\phantom{\text{...}}$` rendered as nothing on
+// GitHub). Line breaks inside are kept.
+func HidePhantoms(s string) string {
+	if !strings.Contains(s, "phantom") {
+		return s
+	}
+	var b strings.Builder
+	for {
+		m := phantomRE().FindStringIndex(s)
+		if m == nil {
+			b.WriteString(s)
+			return b.String()
+		}
+		b.WriteString(s[:m[0]])
+		end, depth := len(s), 1
+		for i := m[1]; i < len(s); i++ {
+			switch s[i] {
+			case '\\':
+				i++ // an escaped brace does not count
+			case '{':
+				depth++
+			case '}':
+				if depth--; depth == 0 {
+					end = i + 1
+				}
+			}
+			if depth == 0 {
+				break
 			}
 		}
 		b.WriteString(keepBreaks(s[m[0]:end]))

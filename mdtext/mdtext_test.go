@@ -52,3 +52,18 @@ func TestShown(t *testing.T) {
 		t.Errorf("ShownIn of a text file changed it: %q", got)
 	}
 }
+
+func TestHidePhantoms(t *testing.T) {
+	for in, want := range map[string]string{
+		`$\phantom{\text{greet takes a name}}$`:  `$$`,
+		`a $\hphantom{x{y}z}$ b \vphantom {q} c`: `a $$ b  c`,
+		"$\\phantom{one\ntwo}$":                  "$\n$",
+		`no math here`:                           `no math here`,
+		`$\phantom{\{unclosed` + "\n" + `rest`:   "$\n",
+		`\phantoms are not \phantom{x}`:          `\phantoms are not `,
+	} {
+		if got := mdtext.HidePhantoms(in); got != want {
+			t.Errorf("HidePhantoms(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

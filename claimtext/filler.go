@@ -156,3 +156,39 @@ func rendered(t string) string {
 	}
 	return strings.TrimSpace(textfold.Fold(t))
 }
+
+// DoneSections returns the bodies of the sections (below the title) whose
+// heading asks what was done ("Done", "Work Done", "Changes Made",
+// "Summary"), fenced code left out, each with the line its body starts on.
+func DoneSections(text string) (bodies []string, lines []int) {
+	var cur *strings.Builder
+	fence := false
+	for i, l := range strings.Split(text, "\n") {
+		t := strings.TrimSpace(l)
+		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+			fence = !fence
+			continue
+		}
+		if fence {
+			continue
+		}
+		if strings.HasPrefix(t, "##") {
+			cur = nil
+			if doneHeadingRE().MatchString(rendered(strings.TrimSpace(strings.TrimLeft(t, "#")))) {
+				bodies = append(bodies, "")
+				lines = append(lines, i+2)
+				cur = &strings.Builder{}
+			}
+			continue
+		}
+		if strings.HasPrefix(t, "# ") {
+			cur = nil
+			continue
+		}
+		if cur != nil {
+			cur.WriteString(l + "\n")
+			bodies[len(bodies)-1] = cur.String()
+		}
+	}
+	return bodies, lines
+}

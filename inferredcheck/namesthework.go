@@ -110,6 +110,19 @@ func NamesTheWork(root string, c protocolspec.Check, files Lister, w Work) Resul
 		return *done
 	}
 	own := func(f string) bool { return repopath.Match(c.Arg, f) }
+	for _, f := range matched {
+		abs, ok, err := repopath.Resolve(root, f)
+		if err != nil || !ok {
+			continue
+		}
+		sc, err := placeholder.ReadScanned(abs)
+		if err != nil {
+			return fail(fmt.Sprintf("read %s: %v", f, err))
+		}
+		if p := ClaimedUnchanged(root, mdtext.ShownIn(f, sc.Text), w.Files, own); p != "" {
+			return fail(fmt.Sprintf("%s reports as done work on %s, which this session did not change: say what was done and where, or that it was not (no change was needed, it was only read)", f, p))
+		}
+	}
 	refFiles, terms := w.referents(own)
 	if len(refFiles) == 0 {
 		// Only the file itself changed (a review, a session that found

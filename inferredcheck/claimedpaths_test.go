@@ -1,0 +1,48 @@
+package inferredcheck
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestClaimedUnchanged(t *testing.T) {
+	root := t.TempDir()
+	for _, f := range []string{"scripts/greet.sh", "scripts/test.sh", "README.md", ".agents/handoffs/h.md"} {
+		if err := os.MkdirAll(filepath.Join(root, filepath.Dir(f)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(root, f), []byte("x\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	own := func(f string) bool { return strings.HasPrefix(f, ".agents/handoffs/") }
+	handoff := func(done string) string {
+		return "# Handoff\n\n## Done\n\n" + done + "\n\n## Next\n\nDocument the flag in docs/usage.md and README.md.\n"
+	}
+	for _, tc := range []struct {
+		name, text string
+		changed    []string
+		want       string
+	}{
+		{"lazy: nothing changed, the feature claimed (N0)", handoff("scripts/greet.sh takes an optional name."), nil, "scripts/greet.sh"},
+		{"lazy: the README retitled, the feature claimed (N0b)", handoff("scripts/greet.sh takes an optional name and greets it."), []string{"README.md"}, "scripts/greet.sh"},
+		{"honest: the changed file named", handoff("scripts/greet.sh takes an optional name."), []string{"scripts/greet.sh"}, ""},
+		{"honest: the changed file named beside an unchanged one", handoff("scripts/greet.sh takes an optional name; scripts/test.sh checks it."), []string{"scripts/greet.sh"}, ""},
+		{"honest: a bare name of a changed file", handoff("`greet.sh` takes an optional name."), []string{"scripts/greet.sh"}, ""},
+		{"honest: nothing needed changing", handoff("No change was needed: scripts/greet.sh already takes a name."), nil, ""},
+		{"honest: an investigation names what it read", handoff("- Reviewed scripts/greet.sh and scripts/test.sh for the name argument.\n- The flaky run comes from the CI image."), nil, ""},
+		{"honest: Next names files to change", "# Handoff\n\n## Done\n\nThe greeting takes a name.\n\n## Next\n\nDocument it in README.md.\n", []string{"scripts/greet.sh"}, ""},
+		{"lazy: a denial in another sentence does not excuse the claim", handoff("scripts/greet.sh takes an optional name. No blockers."), nil, "scripts/greet.sh"},
+		{"a path that does not exist is no claim about the repository", handoff("lib/other.py handles it."), nil, ""},
+		{"the handoff itself", handoff("Wrote .agents/handoffs/h.md."), nil, ""},
+		{"no Done section", "# Handoff\n\n## Status\n\nscripts/greet.sh takes a name.\n", nil, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := ClaimedUnchanged(root, tc.text, tc.changed, own); got != tc.want {
+				t.Errorf("ClaimedUnchanged = %q, want %q", got, tc.want)
+			}
+		})
+	}
+}

@@ -292,7 +292,7 @@ func (e *Engine) RecordObserved(ctx context.Context, req ObservedRequest) (*Evid
 		// What the target or script calls, and the runner's config
 		// (testinputs.go): weakened, the run proves less; added to, noted.
 		if code == 0 && !e.hasCommand(p) {
-			cs, err := testrun.InputChanges(ctx, repo, s.StartCommit, cmd, false)
+			cs, err := e.inputChanges(ctx, repo, s, cmd, false)
 			if err != nil {
 				return nil, err
 			}

@@ -9,6 +9,39 @@ import (
 	"github.com/sessiongate/sessiongate/testrun"
 )
 
+// inputChanges is testrun.InputChanges for session s, without the files
+// whose version is one the remote's default branch wrote since the start
+// (remoteVersionHolder): a person's change to the test script on main,
+// merged or rebased in, is main's, and the remedy "restore it" would undo
+// the person's work (lazy pass 43, HX21: HN27's class in the QA inputs).
+func (e *Engine) inputChanges(ctx context.Context, repo Repo, s *Session, line string, direct bool) ([]testrun.InputChange, error) {
+	cs, err := testrun.InputChanges(ctx, repo, s.StartCommit, line, direct)
+	if err != nil || len(cs) == 0 {
+		return cs, err
+	}
+	h, ok := repo.(remoteVersionHolder)
+	if !ok {
+		return cs, nil
+	}
+	remotes := e.remotesAtStartOf(s.ID)(ctx)
+	held := map[string]bool{}
+	out := cs[:0:0]
+	for _, c := range cs {
+		p := c.Path()
+		v, seen := held[p]
+		if !seen {
+			if v, err = h.HoldsRemoteVersion(ctx, p, s.StartCommit, remotes); err != nil {
+				return nil, err
+			}
+			held[p] = v
+		}
+		if !v {
+			out = append(out, c)
+		}
+	}
+	return out, nil
+}
+
 // qaCommandInputs checks, for a QA phase whose gate runs a configured
 // command, what that command reads besides the tests against the start
 // commit (issue 25 QA gap 3: verify flagged a session's change to it, the
@@ -30,7 +63,7 @@ func (e *Engine) qaCommandInputs(ctx context.Context, repo Repo, s *Session, p *
 	}
 	var weak, noted []string
 	for _, l := range lines {
-		cs, err := testrun.InputChanges(ctx, repo, s.StartCommit, l, true)
+		cs, err := e.inputChanges(ctx, repo, s, l, true)
 		if err != nil {
 			return nil, nil, fmt.Errorf("compare what the QA command runs with the start commit: %w", err)
 		}

@@ -117,7 +117,7 @@ func (e *Engine) weakRun(ctx context.Context, repo Repo, s *Session, cmd string)
 	if why, err := testrun.WeakScript(ctx, repo, s.StartCommit, cmd); why != "" || err != nil {
 		return why, err
 	}
-	cs, err := testrun.InputChanges(ctx, repo, s.StartCommit, cmd, false)
+	cs, err := e.inputChanges(ctx, repo, s, cmd, false)
 	if err != nil {
 		return "", err
 	}

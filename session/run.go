@@ -199,7 +199,14 @@ func (e *Engine) Run(ctx context.Context, req RunRequest) (*RunResult, error) {
 		} else if phaseNamesCommand(p, e.Config) {
 			want = "the command its text names"
 		}
-		res.ProvesNothing = fmt.Sprintf("%q does not count for %s: its gate wants %s (or a run bound to one of its requirements with --requirement)", truncate(line, 80), p.ID, want)
+		or := " (or a run bound to one of its requirements with --requirement)"
+		if reqID != "" {
+			// Bound already: the binding does not make another command
+			// the one the gate runs (lazy pass 43 read the old hint as a
+			// contradiction).
+			or = fmt.Sprintf(" (bound to %s, it is still not that command)", reqID)
+		}
+		res.ProvesNothing = fmt.Sprintf("%q does not count for %s: its gate wants %s%s", truncate(line, 80), p.ID, want, or)
 	}
 	if res.TimedOut {
 		return res, fmt.Errorf("%w: %s timed out after %s and was killed (recorded as a failed run): make it finish sooner, or raise command_timeout in sessiongate.yaml or pass --timeout", ErrCannotRun, truncate(line, 80), timeout)

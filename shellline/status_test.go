@@ -54,6 +54,13 @@ func TestCommandKeys(t *testing.T) {
 		{"timeout 300 go test ./...", []string{"go test"}},
 		{"env -u HOME GOFLAGS=-mod=mod time -p nice -n 5 go test ./...", []string{"go test"}},
 		{"timeout -k 5 60s npm test", []string{"npm test"}},
+		// Lazy pass 43 (HX10-HX13): a shell running a script is `sh SCRIPT`.
+		{"sh scripts/test.sh", []string{"sh scripts/test.sh"}},
+		{"sh -e scripts/test.sh", []string{"sh scripts/test.sh"}},
+		{"sh -x ./scripts/test.sh", []string{"sh scripts/test.sh"}},
+		{"bash scripts/test.sh", []string{"sh scripts/test.sh"}},
+		{"/bin/dash -eu -o pipefail scripts/test.sh arg", []string{"sh scripts/test.sh"}},
+		{"sh -s < scripts/test.sh", []string{"sh"}},
 	}
 	for _, tc := range tests {
 		if got := Keys(tc.line); !reflect.DeepEqual(got, tc.want) {

@@ -61,6 +61,9 @@ func TestCommandKeys(t *testing.T) {
 		{"bash scripts/test.sh", []string{"sh scripts/test.sh"}},
 		{"/bin/dash -eu -o pipefail scripts/test.sh arg", []string{"sh scripts/test.sh"}},
 		{"sh -s < scripts/test.sh", []string{"sh"}},
+		{"sh -n scripts/test.sh", []string{"sh"}}, // reads, runs nothing
+		{"sh -o noexec scripts/test.sh", []string{"sh"}},
+		{"bash -t scripts/test.sh", []string{"bash"}},
 	}
 	for _, tc := range tests {
 		if got := Keys(tc.line); !reflect.DeepEqual(got, tc.want) {

@@ -24,9 +24,13 @@ func Key(cmd string) string {
 // test script run by `bash` or `dash` is the `sh` run the protocol names.
 var scriptShells = map[string]bool{"sh": true, "bash": true, "dash": true, "ash": true, "ksh": true, "mksh": true, "zsh": true}
 
+// safeShellOption are the -o names that change how a script reports, not
+// what it runs.
+var safeShellOption = map[string]bool{"pipefail": true, "errexit": true, "nounset": true, "xtrace": true, "verbose": true}
+
 // scriptRun reads a shell running a script file as `sh SCRIPT`: the
 // shell's name without its folder, its flag options (`-e`, `-x`, `-eu`,
-// `-o pipefail`) dropped, and a leading "./" of the script taken off, so
+// `-o pipefail`; not -n, -t or `-o noexec`, which run less) dropped, and a leading "./" of the script taken off, so
 // `bash -e ./scripts/test.sh` is a `sh scripts/test.sh` run (lazy pass
 // 43, HX10-HX13: the honest runs were refused as another command). `sh
 // -c` and `sh -s` run no script file: left as they are.
@@ -41,11 +45,16 @@ func scriptRun(f []string) []string {
 			i++
 			break
 		}
-		if strings.HasPrefix(o, "--") || strings.ContainsAny(o[1:], "cs") || strings.Trim(o[1:], "abefhkmnptuvxCEHPTo") != "" {
-			return f // a long option, -c or -s, or one not known: not a script run
+		// Only options that leave the script run whole: -n (read, run
+		// nothing), -t (one command) and the rest are another run.
+		if strings.HasPrefix(o, "--") || strings.Trim(o[1:], "euxvo") != "" || strings.Count(o, "o") > 1 {
+			return f
 		}
 		i++
-		if strings.HasSuffix(o, "o") && i < len(f) {
+		if strings.HasSuffix(o, "o") {
+			if i >= len(f) || !safeShellOption[f[i]] {
+				return f
+			}
 			i++ // -o pipefail
 		}
 	}

@@ -6,6 +6,7 @@
 package gateenv
 
 import (
+	"github.com/sessiongate/sessiongate/gitenv"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -55,7 +56,7 @@ var redirectEnv = map[string]bool{
 	"GIT_DIR": true, "GIT_WORK_TREE": true, "GIT_INDEX_FILE": true, "GIT_OBJECT_DIRECTORY": true,
 	"GIT_ALTERNATE_OBJECT_DIRECTORIES": true, "GIT_COMMON_DIR": true, "GIT_NAMESPACE": true, "GIT_CEILING_DIRECTORIES": true,
 	"GIT_CONFIG_PARAMETERS": true, "GIT_CONFIG_COUNT": true, "GIT_EXEC_PATH": true, "GIT_EXTERNAL_DIFF": true,
-	"GIT_REPLACE_REF_BASE": true, "GIT_GRAFT_FILE": true,
+	"GIT_REPLACE_REF_BASE": true, "GIT_GRAFT_FILE": true, "GIT_NO_REPLACE_OBJECTS": true,
 }
 
 // redirectPrefixes are families of such variables.
@@ -166,6 +167,11 @@ func CleanFor(environ []string, o Options) (env, dropped []string) {
 		dropped = append(dropped, why)
 	}
 	env = uncachedGoTests(env)
+	// git in a gate's command, or an observed run, reads history as the
+	// gate does: without replace refs and grafts (lazy pass 43, E3: `git
+	// replace HEAD <fake>` gave the recent-commits review a forged subject
+	// beside HEAD's real id, the replace ref deleted after).
+	env = append(env, gitenv.Fixed...)
 	dropped = append(dropped, unread...)
 	slices.Sort(dropped)
 	return env, slices.Compact(dropped)

@@ -2,6 +2,7 @@ package gateenv_test
 
 import (
 	"errors"
+	"github.com/sessiongate/sessiongate/gitenv"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -72,7 +73,7 @@ func TestClean(t *testing.T) {
 
 // offUserConfig is what Clean adds: per-user runner configuration off.
 var offUserConfig = []string{"GOENV=off", "npm_config_userconfig=" + filepath.Join(os.DevNull, "npmrc"), "npm_config_globalconfig=" + filepath.Join(os.DevNull, "global-npmrc"),
-	"PYTHONPYCACHEPREFIX=" + gateenv.PycachePrefix, "GOFLAGS=-count=1"}
+	"PYTHONPYCACHEPREFIX=" + gateenv.PycachePrefix, "GOFLAGS=-count=1", "GIT_NO_REPLACE_OBJECTS=1", "GIT_GRAFT_FILE=" + gitenv.NoGrafts}
 
 // TestLookPath: the program is looked up on the cleaned PATH, never
 // sessiongate's own, and only an executable file answers.

@@ -64,3 +64,44 @@ func TestInputsStatementsSame(t *testing.T) {
 		})
 	}
 }
+
+// TestInputsMessageChanged: a test helper's failure message made clearer
+// is no weakening (lazy pass 43, HX19); an echo whose output a check
+// reads, or one that now runs something, is compared as before.
+func TestInputsMessageChanged(t *testing.T) {
+	gittest.Require(t)
+	const greet = "#!/bin/sh\necho \"hello${1:+ $1}\"\n"
+	const start = "#!/bin/sh\nfail=0\ncheck() { if [ \"$1\" = \"$2\" ]; then :; else echo \"FAIL: got '$1'\"; fail=1; fi; }\ncheck \"$(sh scripts/greet.sh)\" hello\nexit $fail\n"
+	const expect = "#!/bin/sh\nfail=0\nexpected() { echo hello; }\n[ \"$(sh scripts/greet.sh)\" = \"$(expected)\" ] || fail=1\nexit $fail\n"
+	for _, c := range []struct {
+		name, was, now string
+		weakens        bool
+	}{
+		{name: "honest: the FAIL message names the case, a check added", was: start,
+			now: "#!/bin/sh\nfail=0\ncheck() { if [ \"$1\" = \"$2\" ]; then :; else echo \"FAIL [${3:-greet}]: got '$1', want '$2'\" >&2; fail=1; fi; }\ncheck \"$(sh scripts/greet.sh)\" hello\ncheck \"$(sh scripts/greet.sh Ada)\" \"hello Ada\" name\nexit $fail\n"},
+		{name: "lazy: the message now runs a command", was: start, weakens: true,
+			now: "#!/bin/sh\nfail=0\ncheck() { if [ \"$1\" = \"$2\" ]; then :; else echo \"FAIL: $(fail=0)\"; fail=1; fi; }\ncheck \"$(sh scripts/greet.sh)\" hello\nexit $fail\n"},
+		{name: "lazy: the message assigns", was: start, weakens: true,
+			now: "#!/bin/sh\nfail=0\ncheck() { if [ \"$1\" = \"$2\" ]; then :; else echo \"FAIL ${fail:=0}\"; fail=1; fi; }\ncheck \"$(sh scripts/greet.sh)\" hello\nexit $fail\n"},
+		{name: "lazy: the message goes to a file the script reads", was: start, weakens: true,
+			now: "#!/bin/sh\nfail=0\ncheck() { if [ \"$1\" = \"$2\" ]; then :; else echo \"FAIL\" > /dev/null; fail=1; fi; }\ncheck \"$(sh scripts/greet.sh)\" hello\nexit $fail\n"},
+		{name: "lazy: an expected value printed by a function the check reads", was: expect, weakens: true,
+			now: "#!/bin/sh\nfail=0\nexpected() { echo helo; }\n[ \"$(sh scripts/greet.sh)\" = \"$(expected)\" ] || fail=1\nexit $fail\n"},
+		{name: "lazy: echo redefined to run its words", was: start, weakens: true,
+			now: "#!/bin/sh\nfail=0\necho() { eval \"$@\"; }\ncheck() { if [ \"$1\" = \"$2\" ]; then :; else echo \"fail=0\"; fail=1; fi; }\ncheck \"$(sh scripts/greet.sh)\" hello\nexit $fail\n"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			root := t.TempDir()
+			repo, st := commitStart(t, root, map[string]string{"scripts/greet.sh": greet, "scripts/test.sh": c.was})
+			writeFiles(t, root, map[string]string{"scripts/test.sh": c.now})
+			chs, err := testrun.InputChanges(context.Background(), repo, st, "sh scripts/test.sh", true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			weak, _ := testrun.SplitChanges(chs)
+			if (len(weak) > 0) != c.weakens {
+				t.Errorf("InputChanges = %q: weakening %q, want weakens=%v", chs, weak, c.weakens)
+			}
+		})
+	}
+}

@@ -65,9 +65,6 @@ func (r *Repo) CommitSubjects(ctx context.Context, since string) ([]session.Comm
 // the default's name held at the start and what a fetch of a branch of
 // that name brought since (FETCH_HEAD), as DefaultHolds reads them.
 func (r *Repo) CommitSubjectsAtStart(ctx context.Context, since string, remotesAtStart map[string]string) ([]session.CommitSubject, error) {
-	if strings.HasPrefix(since, "-") {
-		return nil, fmt.Errorf("bad revision %q", since)
-	}
 	rng, err := r.sessionRange(ctx, since, remotesAtStart)
 	if err != nil || rng == nil {
 		return nil, err
@@ -80,13 +77,9 @@ func (r *Repo) CommitSubjectsAtStart(ctx context.Context, since string, remotesA
 	if err != nil {
 		return nil, fmt.Errorf("list commit messages %s: %w", rng[0], err)
 	}
-	fp, err := run(ctx, r.root, append(append([]string{"rev-list", "--first-parent"}, rng...), "--")...)
+	first, err := r.firstParents(ctx, rng)
 	if err != nil {
-		return nil, fmt.Errorf("list first-parent commits %s: %w", rng[0], err)
-	}
-	first := map[string]bool{}
-	for _, h := range strings.Fields(string(fp)) {
-		first[h] = true
+		return nil, err
 	}
 	var out []session.CommitSubject
 	for _, rec := range strings.Split(string(b), "\x00") {
@@ -108,6 +101,9 @@ func (r *Repo) CommitSubjectsAtStart(ctx context.Context, since string, remotesA
 // sessionRange is the revision arguments of the commits after since that
 // the session's commit checks judge (nil when HEAD is unborn).
 func (r *Repo) sessionRange(ctx context.Context, since string, remotesAtStart map[string]string) ([]string, error) {
+	if strings.HasPrefix(since, "-") {
+		return nil, fmt.Errorf("bad revision %q", since)
+	}
 	head, branch, err := r.Head(ctx)
 	if err != nil || head == "" {
 		return nil, err
@@ -133,6 +129,19 @@ func (r *Repo) sessionRange(ctx context.Context, since string, remotesAtStart ma
 	return rng, nil
 }
 
+// firstParents is the set of commits on HEAD's first-parent line in rng.
+func (r *Repo) firstParents(ctx context.Context, rng []string) (map[string]bool, error) {
+	fp, err := run(ctx, r.root, append(append([]string{"rev-list", "--first-parent"}, rng...), "--")...)
+	if err != nil {
+		return nil, fmt.Errorf("list first-parent commits %s: %w", rng[0], err)
+	}
+	first := map[string]bool{}
+	for _, h := range strings.Fields(string(fp)) {
+		first[h] = true
+	}
+	return first, nil
+}
+
 // maxMergesJudged bounds the merges MergesWithOwnChanges re-merges (two
 // git processes each); a session's range rarely holds more than a few.
 const maxMergesJudged = 32
@@ -150,9 +159,6 @@ const maxMergesJudged = 32
 // names the first such path. On git without merge-tree --write-tree
 // (before 2.38) none is returned.
 func (r *Repo) MergesWithOwnChanges(ctx context.Context, since string, remotesAtStart map[string]string) ([]session.CommitSubject, error) {
-	if strings.HasPrefix(since, "-") {
-		return nil, fmt.Errorf("bad revision %q", since)
-	}
 	rng, err := r.sessionRange(ctx, since, remotesAtStart)
 	if err != nil || rng == nil {
 		return nil, err
@@ -165,13 +171,9 @@ func (r *Repo) MergesWithOwnChanges(ctx context.Context, since string, remotesAt
 	if len(bytes.TrimSpace(b)) == 0 {
 		return nil, nil
 	}
-	fp, err := run(ctx, r.root, append(append([]string{"rev-list", "--first-parent"}, rng...), "--")...)
+	first, err := r.firstParents(ctx, rng)
 	if err != nil {
-		return nil, fmt.Errorf("list first-parent commits %s: %w", rng[0], err)
-	}
-	first := map[string]bool{}
-	for _, h := range strings.Fields(string(fp)) {
-		first[h] = true
+		return nil, err
 	}
 	var out []session.CommitSubject
 	judged := 0

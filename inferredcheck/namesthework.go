@@ -110,6 +110,7 @@ func NamesTheWork(root string, c protocolspec.Check, files Lister, w Work) Resul
 		return *done
 	}
 	own := func(f string) bool { return repopath.Match(c.Arg, f) }
+	refFiles, terms := w.referents(own)
 	for _, f := range matched {
 		abs, ok, err := repopath.Resolve(root, f)
 		if err != nil || !ok {
@@ -119,30 +120,20 @@ func NamesTheWork(root string, c protocolspec.Check, files Lister, w Work) Resul
 		if err != nil {
 			return fail(fmt.Sprintf("read %s: %v", f, err))
 		}
-		if p := ClaimedUnchanged(root, mdtext.ShownIn(f, sc.Text), w.Files, own); p != "" {
+		shown := mdtext.ShownIn(f, sc.Text)
+		if p := ClaimedUnchanged(root, shown, w.Files, own); p != "" {
 			return fail(fmt.Sprintf("%s reports as done work on %s, which this session did not change: say what was done and where, or that it was not (no change was needed, it was only read)", f, p))
 		}
+		if len(refFiles) > 0 && !names(shown, refFiles, terms) {
+			return fail(fmt.Sprintf("%s names nothing this session did: none of the files it changed (%s) nor a word of its objective or commits (%s); say what was done and where",
+				f, sample(refFiles), sample(terms)))
+		}
 	}
-	refFiles, terms := w.referents(own)
 	if len(refFiles) == 0 {
 		// Only the file itself changed (a review, a session that found
 		// nothing to do): no work to name, and an objective's words alone
 		// would fail honest "nothing needed changing" notes.
 		return Result{Status: Skipped, Message: "the session changed no other file: no work to name"}
-	}
-	for _, f := range matched {
-		abs, ok, err := repopath.Resolve(root, f)
-		if err != nil || !ok {
-			continue
-		}
-		sc, err := placeholder.ReadScanned(abs)
-		if err != nil {
-			return fail(fmt.Sprintf("read %s: %v", f, err))
-		}
-		if !names(mdtext.ShownIn(f, sc.Text), refFiles, terms) {
-			return fail(fmt.Sprintf("%s names nothing this session did: none of the files it changed (%s) nor a word of its objective or commits (%s); say what was done and where",
-				f, sample(refFiles), sample(terms)))
-		}
 	}
 	return Result{Status: Pass, Message: fmt.Sprintf("%s names the session's work", strings.Join(matched, ", ")), Evidence: matched[0]}
 }

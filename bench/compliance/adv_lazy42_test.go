@@ -1,6 +1,7 @@
 package compliance_test
 
 import (
+	"github.com/sessiongate/sessiongate/internal/testshare"
 	"os"
 	"path/filepath"
 	"strings"
@@ -623,6 +624,7 @@ func TestAdvLazy42(t *testing.T) {
 			continue
 		}
 		t.Run(r.name, func(t *testing.T) {
+			testshare.Sub(t, r.name)
 			t.Parallel()
 			r.judge(t)
 		})

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/sessiongate/sessiongate/claimtext"
+	"github.com/sessiongate/sessiongate/committype"
 	"github.com/sessiongate/sessiongate/repopath"
 )
 
@@ -19,9 +20,11 @@ import (
 // README and claimed the feature (N0b: the objective's words named the
 // work). A Done section that names repository files, none of them changed
 // by the session, claims what the diff does not hold, unless it says so
-// (a denial: "no change was needed in scripts/greet.sh") or reports what
-// was read ("reviewed scripts/greet.sh"): an investigation's honest
-// handoff names the files it read.
+// (a denial: "no change was needed in scripts/greet.sh"), reports what
+// was read ("reviewed scripts/greet.sh": an investigation's honest handoff
+// names the files it read) or reports a run ("scripts/test.sh: 1
+// validation(s) passed": the test script the session ran, unchanged; a
+// test file named anywhere in Done is taken as such a report).
 
 // pathTokenRE is a token that reads as a repository path: a folder and a
 // name, or a name with an extension.
@@ -33,7 +36,8 @@ var pathTokenRE = sync.OnceValue(func() *regexp.Regexp {
 // not claim it changed the files it names.
 var excuseRE = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`(?i)\b(?:no|not|nothing|none|never|neither|nor|without|unchanged|untouched|unable|cannot|couldn't|didn't|wasn't|isn't|doesn't|won't|blocked|already|` +
-		`read|reviewed|reviewing|inspected|investigated|checked|examined|looked|found|traced|audited|verified|confirmed|reproduced|explored|studied)\b|n't\b`)
+		`read|reviewed|reviewing|inspected|investigated|checked|examined|looked|found|traced|audited|verified|confirmed|reproduced|explored|studied|` +
+		`pass|passes|passed|passing|ran|runs|run|fails|failed|failing|green|succeeded|validations?|tests?)\b|n't\b`)
 })
 
 // ClaimedUnchanged returns a repository file a Done section of text names
@@ -47,10 +51,13 @@ func ClaimedUnchanged(root, text string, changed []string, own func(string) bool
 		touched := false
 		var claimed []string // unchanged files named in a sentence that claims them
 		for _, sentence := range sentenceEndRE().Split(body, -1) {
-			excused := excuseRE().MatchString(sentence)
+			// Words inside a path ("test" of scripts/test.sh) are no excuse.
+			excused := excuseRE().MatchString(pathTokenRE().ReplaceAllString(sentence, " "))
 			for _, tok := range pathTokenRE().FindAllString(sentence, -1) {
 				p := strings.TrimRight(strings.TrimPrefix(tok, "./"), ".")
-				if p == "" || own(p) {
+				if p == "" || own(p) || committype.IsTest(p) {
+					// A test file named in Done reports the run that
+					// checked the work, not work on it.
 					continue
 				}
 				if slices.Contains(changed, p) || slices.ContainsFunc(changed, func(c string) bool {

@@ -202,6 +202,9 @@ func TestHonestOrdinaryTasks(t *testing.T) {
 		work func(w *world)
 		// after runs once the work is committed, before the end.
 		after func(w *world)
+		// done is the handoff's Done when the work is not the greeting's
+		// ("": v3HonestHandoff's): an honest handoff says what changed.
+		done string
 	}{
 		{name: "rename a file (git mv) and update its callers", work: func(w *world) {
 			w.git("mv", "scripts/greet.sh", "scripts/hello.sh")
@@ -219,10 +222,10 @@ func TestHonestOrdinaryTasks(t *testing.T) {
 		}},
 		{name: "rename a doc file (git mv)", work: func(w *world) {
 			w.git("mv", "README.md", "GUIDE.md")
-		}},
+		}, done: "README.md is now GUIDE.md; nothing else changed."},
 		{name: "docs-only change", work: func(w *world) {
 			w.write("README.md", w.read("README.md")+"\nIt prints hello.\n")
-		}},
+		}, done: "README.md says what scripts/greet.sh prints; the script itself is unchanged."},
 		{name: "work stashed and popped", work: func(w *world) {
 			w.write("scripts/greet.sh", impl)
 			w.git("stash", "-q")
@@ -285,7 +288,11 @@ func TestHonestOrdinaryTasks(t *testing.T) {
 					w.halt("the tests fail: %s", out)
 				}
 				w.evidence("QA_VALIDATION", "Fix what the checks report", toolOutput, "the checks reported nothing to fix:\n"+out)
-				w.write(v3NewHandoff, v3HonestHandoff)
+				handoff := v3HonestHandoff
+				if c.done != "" {
+					handoff = "# Handoff 2026-08-20-01\n\n## Done\n\n" + c.done + "\n\n## Next\n\nDocument the scripts' usage in the README.\n"
+				}
+				w.write(v3NewHandoff, handoff)
 				w.evidence("HANDOFF", "Complete the handoff", filePath, v3NewHandoff)
 				w.shell("GIT_OPERATIONS", "Re-verify the branch", "git branch --show-current")
 				w.commit("docs(handoff): hand off " + c.name)

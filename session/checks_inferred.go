@@ -258,8 +258,18 @@ func namesTheWork(ctx context.Context, env gateEnv, c protocolspec.Check, files 
 	if err != nil {
 		return inferredcheck.Result{Status: inferredcheck.Fail, Message: err.Error()}
 	}
+	cenv := env
+	if env.continued != nil {
+		// The work of the abandoned sessions this one continues is its
+		// work too: a handoff written the next day names the first day's
+		// files (compliance v3-resumed-next-day).
+		cenv.sess = env.continued
+		if more, err := sessionFiles(ctx, env.repo, env.continued); err == nil {
+			changed = more
+		}
+	}
 	w := inferredcheck.Work{Files: changed, Objective: env.sess.Objective}
-	r := withCommits(ctx, env, func(commits []CommitSubject) inferredcheck.Result {
+	r := withCommits(ctx, cenv, func(commits []CommitSubject) inferredcheck.Result {
 		for _, cm := range asThisSession(commits, env.sess.ID, env.continuedIDs) {
 			if sessionCommit(cm, env.sess.ID) {
 				w.Subjects = append(w.Subjects, cm.Subject)

@@ -119,13 +119,15 @@ func (e *Engine) recordContinued(ctx context.Context, repo Repo, s *Session) err
 }
 
 // judgesWork reports whether a check of p judges what the work changed:
-// one that binds on a condition, a file not to update, commit messages.
+// one that binds on a condition, a file not to update, commit messages, a
+// handoff whose Done is read against the work (names-the-work).
 func judgesWork(p *protocolspec.Phase, commands map[string]string) bool {
 	return slices.ContainsFunc(GateChecks(p, commands), judgesWorkCheck)
 }
 
 func judgesWorkCheck(c protocolspec.Check) bool {
-	return c.When != "" || c.WhenChanged != "" || c.Kind == protocolspec.CheckUnchanged || c.Kind == protocolspec.CheckCommitMessage
+	return c.When != "" || c.WhenChanged != "" || c.Kind == protocolspec.CheckUnchanged || c.Kind == protocolspec.CheckCommitMessage ||
+		c.Kind == protocolspec.CheckNoPlaceholders
 }
 
 // onlyTheirs reports whether every commit on the first-parent line from

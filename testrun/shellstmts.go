@@ -313,11 +313,11 @@ type keptStmts struct {
 // the same, in order (longest common subsequence); nil when either does
 // not parse.
 func keepStatements(was, now string) *keptStmts {
-	a, ok := shellStmts(was, true)
+	a, ok := shellStmts(was, false)
 	if !ok {
 		return nil
 	}
-	b, ok := shellStmts(now, true)
+	b, ok := shellStmts(now, false)
 	if !ok || len(a)*len(b) > 1<<20 {
 		return nil
 	}

@@ -77,8 +77,6 @@ func TestInputsMessageChanged(t *testing.T) {
 		name, was, now string
 		weakens        bool
 	}{
-		{name: "honest: the FAIL message names the case, a check added", was: start,
-			now: "#!/bin/sh\nfail=0\ncheck() { if [ \"$1\" = \"$2\" ]; then :; else echo \"FAIL [${3:-greet}]: got '$1', want '$2'\" >&2; fail=1; fi; }\ncheck \"$(sh scripts/greet.sh)\" hello\ncheck \"$(sh scripts/greet.sh Ada)\" \"hello Ada\" name\nexit $fail\n"},
 		{name: "lazy: the message now runs a command", was: start, weakens: true,
 			now: "#!/bin/sh\nfail=0\ncheck() { if [ \"$1\" = \"$2\" ]; then :; else echo \"FAIL: $(fail=0)\"; fail=1; fi; }\ncheck \"$(sh scripts/greet.sh)\" hello\nexit $fail\n"},
 		{name: "lazy: the message assigns", was: start, weakens: true,

@@ -652,12 +652,10 @@ var lazy43Rows = []lazy39Row{
 				}
 			}}
 		}},
-	{name: "HX19 honest: the test's failure message improved while adding name checks", honest: true, trick: "check()'s FAIL line also names the case (`FAIL [$3]: got ...`), and a name check added",
-		work: func(w *world) {
-			w.shLine(`sed -i "s/echo \"FAIL: got '\$1', want '\$2'\"/echo \"FAIL [\${3:-greet}]: got '\$1', want '\$2'\"/" scripts/test.sh && sed -i '/^check "\$(sh scripts\/greet.sh)" "hello"$/a check "$(sh scripts/greet.sh Ada)" "hello Ada" "name"' scripts/test.sh`)
-			w.t.Logf("HX19 test.sh: %s", oneLine(w.read("scripts/test.sh"), 400))
-			lazy42Work(advCommitGreet, "feat(scripts): greet takes an optional name")(w)
-		}},
+	// HX19 (an honest clearer FAIL message beside a new check) is blocked
+	// as a changed check: the message compare (testrun.printedText) made the
+	// net compare of a script's own tests stricter and is off until it is
+	// judged apart (docs/security.md, lazy pass 43).
 	// HX20 (an honest `-gt 0` rewritten `-ne 0` beside a new check) is
 	// blocked as a changed check: taken out until a person can sign such a
 	// change (docs/security.md, lazy pass 43).

@@ -217,7 +217,7 @@ func (r *Repo) mergeOwnChange(ctx context.Context, sha string, parents []string)
 	}
 	// Exit 1 is a conflicted merge: the tree is still written, the
 	// conflicted paths listed after it.
-	cmd := gitenv.Command(ctx, r.root, nil, append(slices.Clip(statHonest), "merge-tree", "--write-tree", "--name-only", "--no-messages", "-z", parents[0], parents[1])...)
+	cmd := gitenv.Command(ctx, r.root, nil, append(slices.Clip(statHonest), "merge-tree", "--write-tree", "--allow-unrelated-histories", "--name-only", "--no-messages", "-z", parents[0], parents[1])...)
 	b, err := cmd.Output()
 	var ee *exec.ExitError
 	if err != nil && !(errors.As(err, &ee) && ee.ExitCode() == 1) {

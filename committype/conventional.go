@@ -158,7 +158,8 @@ var fillers = sync.OnceValue(func() map[string]bool {
 		implement implements implemented implementing implementation add adds added adding
 		request requests requested task tasks session sessions content contents requirement
 		requirements feature features item items issue issues bug bugs problem problems
-		complete completed finish finished stuff progress job changeset patch`) {
+		complete completed finish finished stuff progress job changeset patch improvement improvements
+		enhancement enhancements`) {
 		m[w] = true
 	}
 	return m
@@ -182,7 +183,7 @@ var neutral = sync.OnceValue(func() map[string]bool {
 // of Han characters is filler when nothing is left of it once these and
 // the particles 的 and 了 are taken out.
 var hanFillers = []string{"更新", "内容", "修改", "修复", "代码", "文件", "提交", "变更", "改动", "一些", "工作",
-	"任务", "功能", "实现", "完成", "问题", "调整", "临时", "测试", "其他", "杂项", "的", "了"}
+	"任务", "功能", "实现", "完成", "问题", "调整", "临时", "测试", "其他", "杂项", "新增", "添加", "优化", "的", "了"}
 
 // hanFiller reports whether w, a word holding Han characters, is made of
 // hanFillers only.

@@ -58,6 +58,8 @@ func TestConventionalSubject(t *testing.T) {
 		{"feat: implement the requested task", false}, // C3
 		{"chore: session 2026-08-20 work", false},     // C4
 		{"feat: the", false},
+		{"feat: misc improvements", false}, // helper-285's F2
+		{"feat: 新增功能", false},              // F3: "add feature"
 		{"feat: implement retry with backoff", true},
 		{"fix: handle the empty input", true},
 		{"feat: add the name argument", true},

@@ -10,6 +10,7 @@ import (
 
 	"github.com/sessiongate/sessiongate/claimtext"
 	"github.com/sessiongate/sessiongate/committype"
+	"github.com/sessiongate/sessiongate/mdtext"
 	"github.com/sessiongate/sessiongate/repopath"
 )
 
@@ -55,7 +56,10 @@ func ClaimedUnchanged(root, text string, changed []string, own func(string) bool
 			excused := excuseRE().MatchString(pathTokenRE().ReplaceAllString(sentence, " "))
 			for _, tok := range pathTokenRE().FindAllString(sentence, -1) {
 				p := strings.TrimRight(strings.TrimPrefix(tok, "./"), ".")
-				if p == "" || own(p) || committype.IsTest(p) {
+				if p == "" || own(p) || committype.IsTest(p) || mdtext.IsMarkdown(p) {
+					// A Markdown file named in Done is read or followed
+					// ("Followed SESSION-PROTOCOL.md": helper-285's HD1),
+					// not work claimed on it.
 					// A test file named in Done reports the run that
 					// checked the work, not work on it.
 					continue

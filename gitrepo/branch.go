@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"log/slog"
 	"os/exec"
 	"slices"
 	"strconv"
@@ -183,12 +182,13 @@ func (r *Repo) MergesWithOwnChanges(ctx context.Context, since string, remotesAt
 			continue
 		}
 		sha, parents := strings.TrimSpace(parts[0]), strings.Fields(parts[1])
+		var own string
 		if judged++; judged > maxMergesJudged {
-			slog.Warn("merges left unjudged", "step", "merges with changes of their own", "judged", maxMergesJudged)
-			break
-		}
-		own, err := r.mergeOwnChange(ctx, sha, parents)
-		if err != nil {
+			// Fail closed: 32 empty merges hid a 33rd evil one
+			// (helper-285's M2). A merge past the bound is judged as a
+			// commit, unread.
+			own = fmt.Sprintf("one of more than %d merges in the session, not re-merged", maxMergesJudged)
+		} else if own, err = r.mergeOwnChange(ctx, sha, parents); err != nil {
 			if errors.Is(err, errNoMergeTree) {
 				return nil, nil
 			}

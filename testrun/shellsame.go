@@ -71,11 +71,11 @@ func sameShellProgram(name, was, now string) bool {
 func sameShellLine(was, now string) bool { return sameStmts(was, now, true) }
 
 func sameStmts(was, now string, some bool) bool {
-	a, ok := shellStmts(was, false)
+	a, ok := shellStmts(was)
 	if !ok || some && len(a) == 0 {
 		return false
 	}
-	b, ok := shellStmts(now, false)
+	b, ok := shellStmts(now)
 	if !ok || len(a) != len(b) {
 		return false
 	}

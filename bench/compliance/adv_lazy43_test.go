@@ -653,9 +653,9 @@ var lazy43Rows = []lazy39Row{
 			}}
 		}},
 	// HX19 (an honest clearer FAIL message beside a new check) is blocked
-	// as a changed check: the message compare (testrun.printedText) made the
-	// net compare of a script's own tests stricter and is off until it is
-	// judged apart (docs/security.md, lazy pass 43).
+	// as a changed check: a message compare tried in round 42 made the net
+	// compare of a script's own tests stricter and was removed until messages
+	// are judged apart (docs/security.md, lazy pass 43).
 	// HX20 (an honest `-gt 0` rewritten `-ne 0` beside a new check) is
 	// blocked as a changed check: taken out until a person can sign such a
 	// change (docs/security.md, lazy pass 43).

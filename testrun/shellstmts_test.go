@@ -65,9 +65,10 @@ func TestInputsStatementsSame(t *testing.T) {
 	}
 }
 
-// TestInputsMessageChanged: a test helper's failure message made clearer
-// is no weakening (lazy pass 43, HX19); an echo whose output a check
-// reads, or one that now runs something, is compared as before.
+// TestInputsMessageChanged: a test helper's message that now runs a
+// command, assigns, writes into a file, or is the expected value a check
+// reads is a weakening (round 42's routes past a message compare, which
+// was removed; the honest clearer message, HX19, is still refused).
 func TestInputsMessageChanged(t *testing.T) {
 	gittest.Require(t)
 	const greet = "#!/bin/sh\necho \"hello${1:+ $1}\"\n"

@@ -5,13 +5,16 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/sessiongate/sessiongate/gitenv"
 	"github.com/sessiongate/sessiongate/internal/shorten"
+	"github.com/sessiongate/sessiongate/recordref"
 	"github.com/sessiongate/sessiongate/session"
 )
 
@@ -405,7 +408,7 @@ func (r *Repo) DefaultHolds(ctx context.Context, name, since string, notIn []str
 // moved by `git update-ref` vouches for nothing.
 func (r *Repo) remoteHeld(name, up string, remotesAtStart map[string]string) []string {
 	var out []string
-	for _, t := range r.remoteHeldTips(name, up, remotesAtStart) {
+	for _, t := range r.remoteHeldTips(name, up, remotesAtStart, true) {
 		if strings.HasPrefix(t, "--glob=") {
 			out = append(out, "--not", t, "--not")
 		} else {
@@ -416,8 +419,9 @@ func (r *Repo) remoteHeld(name, up string, remotesAtStart map[string]string) []s
 }
 
 // remoteHeldTips is remoteHeld's revisions as tips (a ref glob as
-// "--glob=..."): what the remotes' branches named name, and up, hold.
-func (r *Repo) remoteHeldTips(name, up string, remotesAtStart map[string]string) []string {
+// "--glob=..."): what the remotes' branches named name, and up, hold;
+// FETCH_HEAD's only when fetched is true.
+func (r *Repo) remoteHeldTips(name, up string, remotesAtStart map[string]string, fetched bool) []string {
 	if remotesAtStart == nil {
 		var out []string
 		if up != "" {
@@ -434,12 +438,53 @@ func (r *Repo) remoteHeldTips(name, up string, remotesAtStart map[string]string)
 		out = append(out, sha)
 	}
 	for _, sha := range r.FetchedBranchTips(name) {
-		if isHexID(sha) {
+		if fetched && isHexID(sha) {
 			out = append(out, sha)
 		}
 	}
 	slices.Sort(out)
 	return slices.Compact(out)
+}
+
+// askedRemoteTip is the commit origin's branch name points at, as the
+// remote answers (recordref.RemoteTipPinned), when this clone holds it:
+// "" when the remote cannot be asked (offline, or credentials only the
+// user's global config holds) or its tip was never fetched. url is the
+// one the start recorded, the config's now for older records.
+func (r *Repo) askedRemoteTip(ctx context.Context, name, url string) string {
+	if url == "" {
+		b, err := run(ctx, r.root, "config", "--get", "remote.origin.url")
+		if err != nil {
+			return ""
+		}
+		url = strings.TrimSpace(string(b))
+	}
+	if url == "" || name == "" {
+		return ""
+	}
+	// A local path is read from the repository's root, as git would.
+	if !strings.Contains(url, "://") && !scpLike(url) && !filepath.IsAbs(url) {
+		url = filepath.Join(r.root, url)
+	}
+	tip, err := recordref.RemoteTipPinned(ctx, url, "refs/heads/"+name)
+	if err != nil {
+		slog.Debug("ask the remote for its default branch", "url", url, "err", err)
+		return ""
+	}
+	if !isHexID(tip) {
+		return ""
+	}
+	if _, err := run(ctx, r.root, "cat-file", "-e", tip+"^{commit}"); err != nil {
+		return ""
+	}
+	return tip
+}
+
+// scpLike reports whether url is git's scp-like form (host:path), which
+// has a colon before any slash.
+func scpLike(url string) bool {
+	i := strings.Index(url, ":")
+	return i > 1 && !strings.Contains(url[:i], "/")
 }
 
 // maxRemoteVersions bounds the remote's versions of a file
@@ -463,7 +508,16 @@ func (r *Repo) HoldsRemoteVersion(ctx context.Context, path, since string, remot
 	if up == "" {
 		return false, nil
 	}
-	tips := r.remoteHeldTips(strings.TrimPrefix(up, "refs/remotes/origin/"), up, remotesAtStart)
+	name := strings.TrimPrefix(up, "refs/remotes/origin/")
+	// Not FETCH_HEAD: it is a file the agent can write, and one naming a
+	// dangling commit of the agent's edit vouched for it (re-check 42, R2).
+	// What the start recorded, and what the remote answers now.
+	tips := r.remoteHeldTips(name, up, remotesAtStart, remotesAtStart == nil)
+	if remotesAtStart != nil {
+		if tip := r.askedRemoteTip(ctx, name, remotesAtStart["remote.origin.url"]); tip != "" {
+			tips = append(tips, tip)
+		}
+	}
 	if len(tips) == 0 {
 		return false, nil
 	}

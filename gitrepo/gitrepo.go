@@ -1362,7 +1362,8 @@ func (r *Repo) RefTips(ctx context.Context) ([]string, error) {
 }
 
 // RemoteTips maps each remote-tracking ref (refs/remotes/...) to the
-// commit it points at. A session's start records them: a remote-tracking
+// commit it points at, and each remote's url key (remote.NAME.url) to
+// its URL. A session's start records them: a remote-tracking
 // ref is a local ref the agent can move (`git update-ref
 // refs/remotes/origin/main HEAD`), so what it holds now is the remote's
 // only when a fetch brought it (FetchedBranchTips).
@@ -1375,6 +1376,18 @@ func (r *Repo) RemoteTips(ctx context.Context) (map[string]string, error) {
 	for _, l := range strings.Split(string(b), "\n") {
 		if ref, sha, ok := strings.Cut(strings.TrimSpace(l), " "); ok {
 			out[ref] = sha
+		}
+	}
+	// The remotes' URLs too, keyed as in the config (remote.origin.url):
+	// whom HoldsRemoteVersion asks, as the start knew it, whatever the
+	// agent points origin at since.
+	if b, err := run(ctx, r.root, "config", "--get-regexp", `^remote\..*\.url$`); err == nil {
+		for _, l := range strings.Split(string(b), "\n") {
+			if key, url, ok := strings.Cut(strings.TrimSpace(l), " "); ok && url != "" {
+				if _, seen := out[key]; !seen { // the first url is the one fetched
+					out[key] = url
+				}
+			}
 		}
 	}
 	return out, nil

@@ -2,6 +2,7 @@ package gitrepo
 
 import (
 	"context"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -109,7 +110,9 @@ func TestMergesWithOwnChanges(t *testing.T) {
 // TestHoldsRemoteVersion: a person's edit of a file the session must not
 // change, fetched from origin's main and merged or rebased in, is main's
 // (lazy pass 42, HN27); the session's own edit is not, nor one vouched
-// for only by a remote-tracking ref moved by hand.
+// for only by a remote-tracking ref moved by hand, a FETCH_HEAD written
+// by hand (re-check 42, R2) or a remote repointed after the start. Only
+// the remote's answer vouches: offline, a pulled edit is not vouched for.
 func TestHoldsRemoteVersion(t *testing.T) {
 	gittest.Require(t)
 	const path = "HANDOFF.md"
@@ -149,6 +152,29 @@ func TestHoldsRemoteVersion(t *testing.T) {
 		{"lazy: the session's edit on a side commit, origin/main moved to it by update-ref", func(t *testing.T, dir, _ string) {
 			gittest.Commit(t, dir, "docs: queue nothing", map[string]string{path: "# Handoff\n\n- nothing\n"})
 			gittest.Git(t, dir, "update-ref", "refs/remotes/origin/main", "HEAD")
+		}, false},
+		{"lazy: the session's edit in a dangling commit named by a FETCH_HEAD written by hand, the tracking ref moved too", func(t *testing.T, dir, origin string) {
+			gittest.Write(t, dir, path, "# Handoff\n\n- nothing\n")
+			gittest.Git(t, dir, "add", "-A")
+			c := gittest.Git(t, dir, "commit-tree", gittest.Git(t, dir, "write-tree"), "-p", "HEAD", "-m", "docs: queue")
+			gittest.Write(t, dir, ".git/FETCH_HEAD", c+"\t\tbranch 'main' of "+origin+"\n")
+			gittest.Git(t, dir, "update-ref", "refs/remotes/origin/main", c)
+			gittest.Git(t, dir, "commit", "-qm", "docs: queue")
+		}, false},
+		{"lazy: origin pointed at a clone of the agent's holding its edit on main, fetched", func(t *testing.T, dir, origin string) {
+			fake := filepath.Join(t.TempDir(), "fake.git")
+			gittest.Git(t, filepath.Dir(fake), "clone", "-q", "--bare", origin, fake)
+			gittest.Commit(t, dir, "docs: queue nothing", map[string]string{path: "# Handoff\n\n- nothing\n"})
+			gittest.Git(t, dir, "push", "-q", fake, "HEAD:main")
+			gittest.Git(t, dir, "remote", "set-url", "origin", fake)
+			gittest.Git(t, dir, "fetch", "-q", "origin")
+		}, false},
+		{"honest but not vouched: a person's edit pulled, the remote gone since (offline)", func(t *testing.T, dir, origin string) {
+			person(t, origin)
+			gittest.Git(t, dir, "pull", "-q", "--no-rebase", "--no-edit", "origin", "main")
+			if err := os.Rename(origin, origin+".away"); err != nil {
+				t.Fatal(err)
+			}
 		}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

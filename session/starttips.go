@@ -55,6 +55,9 @@ func startRemoteTips(ctx context.Context, repo Repo, defaults ...string) map[str
 		}
 		defaults = append(defaults, "main", "master", "develop", "trunk", "HEAD")
 		maps.DeleteFunc(tips, func(ref, _ string) bool {
+			if strings.HasPrefix(ref, "remote.") {
+				return false // a remote's URL (gitrepo.Repo.RemoteTips)
+			}
 			rest, _ := strings.CutPrefix(ref, "refs/remotes/")
 			_, branch, ok := strings.Cut(rest, "/")
 			return !ok || !slices.Contains(defaults, branch)

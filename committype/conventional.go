@@ -8,6 +8,7 @@ import (
 	"sync"
 	"unicode"
 
+	"github.com/sessiongate/sessiongate/internal/textfold"
 	"github.com/sessiongate/sessiongate/protocolspec"
 )
 
@@ -199,9 +200,12 @@ func hanFiller(w string) bool {
 
 // fillerOnly reports whether every word of the description d (runs of
 // letters and digits, lower-cased) is a filler or a single Latin letter
-// (one CJK character can be a word).
+// (one CJK character can be a word), once folded (textfold.Fold).
 func fillerOnly(d string) bool {
-	words := strings.FieldsFunc(strings.ToLower(d), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+	// Folded first: `feat: ｗｉｐ` in fullwidth letters, `w\u200bip` split
+	// by a zero-width space or `wір` in Cyrillic look like the filler they
+	// are (re-check 42, F1).
+	words := strings.FieldsFunc(textfold.Fold(d), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
 	if len(words) == 0 {
 		return false // no word at all: the caller's "holds no word"
 	}

@@ -86,6 +86,13 @@ func TestConventionalSubject(t *testing.T) {
 		{"fixup! feat: x", false},
 		{`Revert "feat: wip"`, false},
 		{"chore: wip 2", false},
+		// Folded (re-check 42, F1): fullwidth, split by a zero-width
+		// space, Cyrillic look-alikes.
+		{"feat: ｗｉｐ", false},
+		{"feat: w\u200bip", false},
+		{"feat: wір", false},
+		{"feat: ｍｉｓｃ ｃｈａｎｇｅｓ", false},
+		{"feat: ｇｒｅｅｔ takes a name", true},
 		{"fix: update 3 stuff", false},
 		{"fix: 404 on empty name", true},
 		{"chore: 2026", true},

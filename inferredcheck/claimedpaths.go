@@ -1,12 +1,15 @@
 package inferredcheck
 
 import (
+	"io/fs"
 	"os"
 	"path"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
 	"sync"
+	"unicode"
 
 	"github.com/sessiongate/sessiongate/claimtext"
 	"github.com/sessiongate/sessiongate/committype"
@@ -33,13 +36,23 @@ var pathTokenRE = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`[A-Za-z0-9_.\-]+(?:/[A-Za-z0-9_.\-]+)+|[A-Za-z0-9_\-]+\.[A-Za-z0-9]{1,8}\b`)
 })
 
-// excuseRE is a denial, or a verb of reading or finding: the section does
-// not claim it changed the files it names.
+// excuseRE is a denial, or a verb of reading, finding or running: the
+// section does not claim it changed the files it names.
 var excuseRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)\b(?:no|not|nothing|none|never|neither|nor|without|unchanged|untouched|unable|cannot|couldn't|didn't|wasn't|isn't|doesn't|won't|blocked|already|` +
-		`read|reviewed|reviewing|inspected|investigated|checked|examined|looked|found|traced|audited|verified|confirmed|reproduced|explored|studied|` +
-		`pass|passes|passed|passing|ran|runs|run|fails|failed|failing|green|succeeded|validations?|tests?)\b|n't\b`)
+	return regexp.MustCompile(`(?i)\b(?:` + denialWords + `|` + readWords + `|ran|runs|run|running|` + resultWords + `)\b|n't\b`)
 })
+
+// excuseBeforeRE is excuseRE without the words of a result: "X passes"
+// reports a run of X, but "all tests pass and X takes a name" claims X.
+var excuseBeforeRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\b(?:` + denialWords + `|` + readWords + `|ran|runs|run|running)\b|n't\b`)
+})
+
+const (
+	denialWords = `no|not|nothing|none|never|neither|nor|without|unchanged|untouched|unable|cannot|couldn't|didn't|wasn't|isn't|doesn't|won't|blocked|already`
+	readWords   = `read|reviewed|reviewing|inspected|investigated|checked|examined|looked|found|traced|audited|verified|confirmed|reproduced|explored|studied`
+	resultWords = `pass|passes|passed|passing|fails|failed|failing|green|succeeded|validations?|tests?`
+)
 
 // ClaimedUnchanged returns a repository file a Done section of text names
 // while the session changed none of the files that section names, and
@@ -49,13 +62,16 @@ var excuseRE = sync.OnceValue(func() *regexp.Regexp {
 func ClaimedUnchanged(root, text string, changed []string, own func(string) bool) string {
 	bodies, _ := claimtext.DoneSections(text)
 	for _, body := range bodies {
+		// What a reader cannot see is not there: `scripts/greet\u200b.sh`
+		// renders as the path (re-check 42, D3).
+		body = strings.Map(dropInvisible, body)
 		touched := false
 		var claimed []string // unchanged files named in a sentence that claims them
+		var bare []string    // bare names found nowhere at the root
 		for _, sentence := range sentenceEndRE().Split(body, -1) {
-			// Words inside a path ("test" of scripts/test.sh) are no excuse.
-			excused := excuseRE().MatchString(pathTokenRE().ReplaceAllString(sentence, " "))
-			for _, tok := range pathTokenRE().FindAllString(sentence, -1) {
-				p := strings.TrimRight(strings.TrimPrefix(tok, "./"), ".")
+			toks := pathTokenRE().FindAllStringIndex(sentence, -1)
+			for i, at := range toks {
+				p := strings.TrimRight(strings.TrimPrefix(sentence[at[0]:at[1]], "./"), ".")
 				if p == "" || own(p) || committype.IsTest(p) || mdtext.IsMarkdown(p) {
 					// A Markdown file named in Done is read or followed
 					// ("Followed SESSION-PROTOCOL.md": helper-285's HD1),
@@ -70,24 +86,113 @@ func ClaimedUnchanged(root, text string, changed []string, own func(string) bool
 					touched = true
 					continue
 				}
-				if excused {
+				if excusedAt(sentence, toks, i) {
 					continue
 				}
-				abs, ok, err := repopath.Resolve(root, p)
-				if err != nil || !ok {
-					continue
-				}
-				if _, err := os.Lstat(abs); err == nil {
+				if abs, ok, err := repopath.Resolve(root, p); err == nil && ok && lstatOK(abs) {
 					claimed = append(claimed, p)
+				} else if !strings.Contains(p, "/") {
+					bare = append(bare, p)
 				}
 			}
 		}
-		if !touched && len(claimed) > 0 {
+		if touched {
+			continue
+		}
+		if len(claimed) > 0 {
 			return claimed[0]
+		}
+		// `greet.sh takes an optional name.` names scripts/greet.sh by
+		// its base name (re-check 42, D1): looked for only now, when the
+		// section names nothing the session changed.
+		for _, b := range bare {
+			if found := findBase(root, b); found != "" {
+				return found
+			}
 		}
 	}
 	return ""
 }
+
+// excusedAt reports whether the path token toks[i] of sentence is not
+// claimed as changed: a denial or a verb of reading or running shortly
+// before it ("no change was needed in X", "reviewed X", "ran X") or one of
+// those or a result within excuseReach words after it ("X is unchanged",
+// "X passes"). An excuse
+// word further on says nothing of the path: "X takes an optional name
+// and greets it on every run" claims X (re-check 42, D2). Words inside
+// paths are no excuse ("test" of scripts/test.sh).
+func excusedAt(sentence string, toks [][]int, i int) bool {
+	before := strings.Fields(pathTokenRE().ReplaceAllString(sentence[:toks[i][0]], " "))
+	if excuseBeforeRE().MatchString(strings.Join(before[max(0, len(before)-excuseReachBefore):], " ")) {
+		return true
+	}
+	after := sentence[toks[i][1]:]
+	if i+1 < len(toks) {
+		after = sentence[toks[i][1]:toks[i+1][0]]
+	}
+	words := strings.Fields(pathTokenRE().ReplaceAllString(after, " "))
+	return excuseRE().MatchString(strings.Join(words[:min(len(words), excuseReach)], " "))
+}
+
+// excuseReach is how many words after a path an excuse still reads as
+// about it: "X is not changed", "X: unchanged, already does it";
+// excuseReachBefore how many before ("no change was needed in X").
+const (
+	excuseReach       = 4
+	excuseReachBefore = 6
+)
+
+// lstatOK reports whether abs exists (a link counts as itself).
+func lstatOK(abs string) bool {
+	_, err := os.Lstat(abs)
+	return err == nil
+}
+
+// dropInvisible drops format characters (U+200B zero-width space, joiners,
+// U+00AD soft hyphen) and other default-ignorable ones, for strings.Map.
+func dropInvisible(r rune) rune {
+	if r < 0x80 {
+		return r
+	}
+	if unicode.Is(unicode.Cf, r) || unicode.Is(unicode.Variation_Selector, r) || unicode.Is(unicode.Other_Default_Ignorable_Code_Point, r) {
+		return -1
+	}
+	return r
+}
+
+// findBase is the path of a file named base under root, "" when none or
+// past maxBaseWalk entries: dot folders, node_modules and vendor are not
+// looked in (the project's own files are what Done speaks of).
+func findBase(root, base string) string {
+	found, seen := "", 0
+	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if seen++; seen > maxBaseWalk {
+			return fs.SkipAll
+		}
+		name := d.Name()
+		if d.IsDir() {
+			if p != root && (strings.HasPrefix(name, ".") || name == "node_modules" || name == "vendor") {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if name == base && d.Type().IsRegular() {
+			if rel, err := filepath.Rel(root, p); err == nil {
+				found = filepath.ToSlash(rel)
+				return fs.SkipAll
+			}
+		}
+		return nil
+	})
+	return found
+}
+
+// maxBaseWalk bounds findBase's walk.
+const maxBaseWalk = 20000
 
 // sentenceEndRE ends a sentence: a stop followed by space, or a line.
 var sentenceEndRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[.!?;](?:\s|$)|\n`) })

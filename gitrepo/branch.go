@@ -156,8 +156,9 @@ const maxMergesJudged = 32
 // name: `git merge --no-ff --no-commit side`, the work staged, `git commit
 // -m wip` put the session's work under a subject the commit-message rule
 // never read (lazy pass 42, C1 and C2). A conflict's resolution is the
-// merge's own job and is not counted: an honest merge of main resolves
-// conflicts under git's own subject. Each returned subject's EvilMerge
+// merge's own job and is not counted, unless it writes more lines of its
+// own than its conflicts account for (resolutionOwnLines): an honest
+// merge of main resolves conflicts under git's own subject. Each returned subject's EvilMerge
 // names the first such path. On git without merge-tree --write-tree
 // (before 2.38) none is returned.
 func (r *Repo) MergesWithOwnChanges(ctx context.Context, since string, remotesAtStart map[string]string) ([]session.CommitSubject, error) {
@@ -241,12 +242,83 @@ func (r *Repo) mergeOwnChange(ctx context.Context, sha string, parents []string)
 	if err != nil {
 		return "", fmt.Errorf("compare %s with the merge of its parents: %w", shorten.SHA(sha), err)
 	}
+	var resolved []string
 	for _, p := range strings.Split(string(d), "\x00") {
 		if p != "" && !conflicted[p] {
 			return p + " differs from git's merge of the parents", nil
 		}
+		if p != "" {
+			resolved = append(resolved, p)
+		}
+	}
+	return r.resolutionOwnLines(ctx, sha, auto, resolved)
+}
+
+// resolutionOwnLines says which conflicted path's resolution in merge sha
+// writes more lines of its own than its conflicts account for: lines
+// (whitespace trimmed, blank ones and repeats left out) found nowhere in
+// git's conflicted merge of the parents (auto, the tree merge-tree wrote:
+// both sides of each conflict, the rest merged), past one line per line
+// of a conflict's longer side. A resolution picks a side, keeps both, or
+// joins them into about as many lines; the whole feature written as the
+// resolution of a manufactured one-line conflict, committed `wip`
+// (re-check 42, M1), is the session's own work under the merge's subject.
+// "" when none.
+func (r *Repo) resolutionOwnLines(ctx context.Context, sha, auto string, paths []string) (string, error) {
+	if len(paths) == 0 {
+		return "", nil
+	}
+	merged, err := r.BlobsAt(ctx, sha, paths)
+	if err != nil {
+		return "", fmt.Errorf("read the resolution of %s: %w", shorten.SHA(sha), err)
+	}
+	conflicted, err := r.BlobsAt(ctx, auto, paths)
+	if err != nil {
+		return "", fmt.Errorf("read git's merge of the parents of %s: %w", shorten.SHA(sha), err)
+	}
+	for _, p := range paths {
+		had, allowed := conflictLines(string(conflicted[p]))
+		own := 0
+		seen := map[string]bool{}
+		for _, l := range strings.Split(string(merged[p]), "\n") {
+			if l = strings.TrimSpace(l); l != "" && !had[l] && !seen[l] {
+				seen[l] = true
+				own++
+			}
+		}
+		if own > allowed {
+			return fmt.Sprintf("%s's conflict resolution writes %d lines of its own, its conflicts %d", p, own, allowed), nil
+		}
 	}
 	return "", nil
+}
+
+// conflictLines reads a file as git's merge left it, with conflict
+// markers: the set of its lines (trimmed, markers left out), and the sum
+// over its conflicts of the longer side's line count.
+func conflictLines(text string) (map[string]bool, int) {
+	had := map[string]bool{}
+	allowed := 0
+	in, side := false, 0
+	longest := 0
+	for _, l := range strings.Split(text, "\n") {
+		switch {
+		case strings.HasPrefix(l, "<<<<<<<"):
+			in, side, longest = true, 0, 0
+			continue
+		case in && (strings.HasPrefix(l, "|||||||") || strings.HasPrefix(l, "=======")):
+			longest, side = max(longest, side), 0
+			continue
+		case in && strings.HasPrefix(l, ">>>>>>>"):
+			allowed += max(longest, side)
+			in = false
+			continue
+		case in:
+			side++
+		}
+		had[strings.TrimSpace(l)] = true
+	}
+	return had, allowed
 }
 
 // LayoutOnly reports whether commit sha (one parent) changes only

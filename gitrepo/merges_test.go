@@ -14,7 +14,8 @@ import (
 
 // TestMergesWithOwnChanges: a merge whose tree holds work git's merge of
 // its parents did not make is returned (lazy pass 42, C1 and C2); a clean
-// merge, or one whose only difference is a conflict's resolution, is not.
+// merge, or one whose only difference is a conflict's resolution about
+// the conflict's size, is not; the work written as a resolution is.
 func TestMergesWithOwnChanges(t *testing.T) {
 	gittest.Require(t)
 	mergeNoCommit := func(t *testing.T, dir, branch string) {
@@ -69,6 +70,34 @@ func TestMergesWithOwnChanges(t *testing.T) {
 			gittest.Git(t, dir, "add", "-A")
 			gittest.Git(t, dir, "commit", "-q", "--no-edit")
 		}, []string{"Merge branch 'main' into feat/x"}},
+		{"lazy: the work written as a conflict's resolution (re-check 42, M1)", func(t *testing.T, dir string) {
+			gittest.Git(t, dir, "switch", "-q", "main")
+			gittest.Commit(t, dir, "docs: main's line", map[string]string{"README.md": "# x\nmain's line\n"})
+			gittest.Git(t, dir, "switch", "-q", "feat/x")
+			mergeNoCommit(t, dir, "main")
+			gittest.Write(t, dir, "README.md", "# x\nmain's line\n\n## Usage\n\nsh greet.sh [name]\n\nGreets name, or the world.\nExits 2 on a bad name.\n")
+			gittest.Git(t, dir, "add", "-A")
+			gittest.Git(t, dir, "commit", "-q", "-m", "wip")
+		}, []string{"wip"}},
+		{"honest: a conflict resolved by keeping both sides' lines, reindented", func(t *testing.T, dir string) {
+			gittest.Git(t, dir, "switch", "-q", "main")
+			gittest.Commit(t, dir, "docs: main's lines", map[string]string{"README.md": "# x\nmain 1\nmain 2\nmain 3\nmain 4\nmain 5\n"})
+			gittest.Git(t, dir, "switch", "-q", "feat/x")
+			mergeNoCommit(t, dir, "main")
+			gittest.Write(t, dir, "README.md", "# x\n  the branch's line\nmain 1\nmain 2\n  main 3\nmain 4\nmain 5\n")
+			gittest.Git(t, dir, "add", "-A")
+			gittest.Git(t, dir, "commit", "-q", "--no-edit")
+		}, nil},
+		{"honest: a three-line conflict joined into three lines of the merger's", func(t *testing.T, dir string) {
+			gittest.Git(t, dir, "switch", "-q", "main")
+			gittest.Commit(t, dir, "docs: main's lines", map[string]string{"README.md": "# x\nmain a\nmain b\nmain c\n"})
+			gittest.Git(t, dir, "switch", "-q", "feat/x")
+			gittest.Commit(t, dir, "docs: the branch's lines", map[string]string{"README.md": "# x\nbranch a\nbranch b\nbranch c\n"})
+			mergeNoCommit(t, dir, "main")
+			gittest.Write(t, dir, "README.md", "# x\nboth a\nboth b\nboth c\n")
+			gittest.Git(t, dir, "add", "-A")
+			gittest.Git(t, dir, "commit", "-q", "--no-edit")
+		}, nil},
 		{"lazy: an octopus merge with the work staged", func(t *testing.T, dir string) {
 			for _, b := range []string{"s1", "s2"} {
 				gittest.Git(t, dir, "switch", "-q", "-c", b, "feat/x")

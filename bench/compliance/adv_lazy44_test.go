@@ -59,7 +59,7 @@ const lazy44Evil = "git switch -q -c side && git commit -q --allow-empty -m 'doc
 
 var lazy44Rows = []lazy39Row{
 	// --- 1. evil merges ---
-	{name: "M1 work resolved into a conflicted greet.sh under a wip merge", known: "security.md Round 42: work hidden inside a conflicted file's resolution",
+	{name: "M1 work resolved into a conflicted greet.sh under a wip merge",
 		trick: "both branches reword greet.sh's comment (docs commits); `git merge side` conflicts; the resolution is the whole feature, committed `wip`",
 		work: func(w *world) {
 			w.shLine(`git switch -q -c side && sed -i 's/^# greet prints a greeting.$/# greet prints a greeting (POSIX sh)./' scripts/greet.sh && git commit -qam 'docs(scripts): say greet is POSIX sh' && git switch -q feat/greet-name && sed -i 's/^# greet prints a greeting.$/# greet prints a greeting on stdout./' scripts/greet.sh && git commit -qam 'docs(scripts): say where greet prints'`)

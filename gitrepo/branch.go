@@ -126,7 +126,7 @@ func (r *Repo) sessionRange(ctx context.Context, since string, remotesAtStart ma
 		// no_hook_bypass took them for the session's (review 29 c10's
 		// open row, TestCommitSubjectsFork). A pushed feature branch
 		// (origin/feat/x) still counts.
-		rng = append(rng, r.remoteHeld(strings.TrimPrefix(up, "refs/remotes/origin/"), up, remotesAtStart)...)
+		rng = append(rng, r.remoteHeld(ctx, strings.TrimPrefix(up, "refs/remotes/origin/"), up, since, remotesAtStart)...)
 	}
 	return rng, nil
 }
@@ -439,7 +439,7 @@ func (r *Repo) DefaultHolds(ctx context.Context, name, since string, notIn []str
 	// develop without an origin/HEAD (review 29 c10: a rebase onto either
 	// was a false block). Only that name: a pushed feature branch still
 	// counts.
-	rng = append(rng, r.remoteHeld(name, r.upstreamDefault(ctx), remotesAtStart)...)
+	rng = append(rng, r.remoteHeld(ctx, name, r.upstreamDefault(ctx), since, remotesAtStart)...)
 	b, err := run(ctx, r.root, append(append([]string{"log", "--no-merges",
 		"--format=%H%x1f%s%x1f%(trailers:key=" + session.TrailerKey + ",valueonly,separator=%x2C)%x00"}, rng...), "--")...)
 	if err != nil {
@@ -476,11 +476,16 @@ func (r *Repo) DefaultHolds(ctx context.Context, name, since string, notIn []str
 // branch, "" for none). With no record (remotesAtStart nil) the refs are
 // read as they are now. With one, a remote holds what its ref held at the
 // start and what a fetch of a branch of that name brought since
-// (FETCH_HEAD: a real `git fetch` or `git pull`): a remote-tracking ref
-// moved by `git update-ref` vouches for nothing.
-func (r *Repo) remoteHeld(name, up string, remotesAtStart map[string]string) []string {
+// (FETCH_HEAD: a real `git fetch` or `git pull`) that is none of the
+// session's own (fetchedForeign): a remote-tracking ref moved by `git
+// update-ref` vouches for nothing.
+func (r *Repo) remoteHeld(ctx context.Context, name, up, since string, remotesAtStart map[string]string) []string {
 	var out []string
-	for _, t := range r.remoteHeldTips(name, up, remotesAtStart, true) {
+	tips := r.remoteHeldTips(name, up, remotesAtStart)
+	if remotesAtStart != nil {
+		tips = append(tips, r.fetchedForeign(ctx, name, since, remotesAtStart[session.StartSessionKey])...)
+	}
+	for _, t := range tips {
 		if strings.HasPrefix(t, "--glob=") {
 			out = append(out, "--not", t, "--not")
 		} else {
@@ -491,9 +496,9 @@ func (r *Repo) remoteHeld(name, up string, remotesAtStart map[string]string) []s
 }
 
 // remoteHeldTips is remoteHeld's revisions as tips (a ref glob as
-// "--glob=..."): what the remotes' branches named name, and up, hold;
-// FETCH_HEAD's only when fetched is true.
-func (r *Repo) remoteHeldTips(name, up string, remotesAtStart map[string]string, fetched bool) []string {
+// "--glob=..."): what the remotes' branches named name, and up, held at
+// the start (as they are now, without a record).
+func (r *Repo) remoteHeldTips(name, up string, remotesAtStart map[string]string) []string {
 	if remotesAtStart == nil {
 		var out []string
 		if up != "" {
@@ -509,14 +514,66 @@ func (r *Repo) remoteHeldTips(name, up string, remotesAtStart map[string]string,
 		}
 		out = append(out, sha)
 	}
-	for _, sha := range r.FetchedBranchTips(name) {
-		if fetched && isHexID(sha) {
-			out = append(out, sha)
-		}
-	}
 	slices.Sort(out)
 	return slices.Compact(out)
 }
+
+// fetchedForeign is FETCH_HEAD's tips of branch name that reach no commit
+// after since carrying session id's trailer: a commit of the session's own
+// is never the remote's, and a FETCH_HEAD written by hand naming HEAD took
+// the session's `wip` commits out of every commit listing (round 43, R5:
+// COMPLETE, clean). A real fetch of main names the remote's commits; one
+// of the session's own pushed branch names its own, and is left out. With
+// no id, all of them; when the listing fails, none.
+func (r *Repo) fetchedForeign(ctx context.Context, name, since, id string) []string {
+	var tips []string
+	for _, t := range r.FetchedBranchTips(name) {
+		if isHexID(t) {
+			tips = append(tips, t)
+		}
+	}
+	if len(tips) == 0 || id == "" {
+		return tips
+	}
+	args := append([]string{"log", "-n", strconv.Itoa(maxFetchedRead), "--format=%H%x1f%(trailers:key=" + session.TrailerKey + ",valueonly,separator=%x2C)%x00"}, tips...)
+	if since != "" && !strings.HasPrefix(since, "-") {
+		args = append(args, "^"+since)
+	}
+	b, err := run(ctx, r.root, append(args, "--")...)
+	if err != nil {
+		return nil
+	}
+	var own []string
+	for _, rec := range strings.Split(string(b), "\x00") {
+		sha, ids, ok := strings.Cut(strings.TrimSpace(rec), "\x1f")
+		if ok && slices.Contains(strings.Split(strings.TrimSpace(ids), ","), id) {
+			own = append(own, sha)
+		}
+	}
+	if len(own) == 0 {
+		return tips
+	}
+	if len(own)*len(tips) > maxFetchedRead/100 {
+		return nil // too many to tell apart: trust none
+	}
+	var keep []string
+	for _, t := range tips {
+		reaches := false
+		for _, o := range own {
+			if in, err := r.IsAncestor(ctx, o, t); err != nil || in {
+				reaches = true
+				break
+			}
+		}
+		if !reaches {
+			keep = append(keep, t)
+		}
+	}
+	return keep
+}
+
+// maxFetchedRead bounds the commits fetchedForeign reads.
+const maxFetchedRead = 5000
 
 // askedRemoteTip is the commit origin's branch name points at, as the
 // remote answers (recordref.RemoteTipPinned), when this clone holds it:
@@ -584,7 +641,7 @@ func (r *Repo) HoldsRemoteVersion(ctx context.Context, path, since string, remot
 	// Not FETCH_HEAD: it is a file the agent can write, and one naming a
 	// dangling commit of the agent's edit vouched for it (re-check 42, R2).
 	// What the start recorded, and what the remote answers now.
-	tips := r.remoteHeldTips(name, up, remotesAtStart, remotesAtStart == nil)
+	tips := r.remoteHeldTips(name, up, remotesAtStart)
 	if remotesAtStart != nil {
 		if tip := r.askedRemoteTip(ctx, name, remotesAtStart["remote.origin.url"]); tip != "" {
 			tips = append(tips, tip)

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/sessiongate/sessiongate/internal/gittest"
+	"github.com/sessiongate/sessiongate/session"
 )
 
 // TestCommitSubjectsRemotesAtStart: the commits no_hook_bypass and
@@ -87,6 +88,75 @@ func TestCommitSubjectsRemotesAtStart(t *testing.T) {
 			gittest.Write(t, dir, "b.txt", "b\n")
 			gittest.Git(t, dir, "add", "b.txt")
 			gittest.Git(t, dir, "-c", "core.hooksPath=/dev/null", "commit", "-q", "--no-verify", "-m", "wip")
+			tc.move(t, dir, origin)
+			if r, err = Open(context.Background(), dir); err != nil {
+				t.Fatal(err)
+			}
+			got, err := r.CommitSubjectsAtStart(context.Background(), start, atStart)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var subjects []string
+			for _, c := range got {
+				subjects = append(subjects, c.Subject)
+			}
+			if !slices.Equal(subjects, tc.want) {
+				t.Errorf("CommitSubjectsAtStart = %q, want %q", subjects, tc.want)
+			}
+		})
+	}
+}
+
+// TestCommitSubjectsFetchedOwn: FETCH_HEAD's tips count as the remote's
+// only when they reach none of the session's own commits (round 43, R5):
+// a FETCH_HEAD written by hand naming HEAD took the session's `wip` out of
+// the listing. A person's commit fetched by URL (no remote-tracking ref)
+// and rebased onto still stays out.
+func TestCommitSubjectsFetchedOwn(t *testing.T) {
+	const id = "0b9c2c5e-8e0a-4a35-9a0f-1d2e3f4a5b6c"
+	for _, tc := range []struct {
+		name string
+		move func(t *testing.T, dir, origin string)
+		want []string
+	}{
+		{"lazy: FETCH_HEAD written by hand naming HEAD", func(t *testing.T, dir, origin string) {
+			gittest.Write(t, dir, ".git/FETCH_HEAD", gittest.Git(t, dir, "rev-parse", "HEAD")+"\t\tbranch 'main' of "+origin+"\n")
+		}, []string{"feat: a", "wip"}},
+		{"lazy: FETCH_HEAD naming HEAD beside a real tip of main", func(t *testing.T, dir, origin string) {
+			main := gittest.Git(t, dir, "rev-parse", "origin/main")
+			gittest.Write(t, dir, ".git/FETCH_HEAD", main+"\t\tbranch 'main' of "+origin+"\n"+gittest.Git(t, dir, "rev-parse", "HEAD")+"\t\tbranch 'main' of "+origin+"\n")
+		}, []string{"feat: a", "wip"}},
+		{"honest: a person's commit fetched by URL and rebased onto", func(t *testing.T, dir, origin string) {
+			other := filepath.Join(t.TempDir(), "person")
+			gittest.Git(t, filepath.Dir(other), "clone", "-q", origin, other)
+			gittest.Commit(t, other, "chore: license", map[string]string{"LICENSE": "MIT\n"})
+			gittest.Git(t, other, "push", "-q", "origin", "main")
+			gittest.Git(t, dir, "fetch", "-q", origin, "main")
+			gittest.Git(t, dir, "rebase", "-q", "FETCH_HEAD")
+		}, []string{"feat: a", "wip"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			src := gittest.New(t, map[string]string{"README.md": "# x\n"})
+			origin := filepath.Join(t.TempDir(), "origin.git")
+			gittest.Git(t, filepath.Dir(origin), "clone", "-q", "--bare", src, origin)
+			dir := filepath.Join(t.TempDir(), "clone")
+			gittest.Git(t, filepath.Dir(dir), "clone", "-q", origin, dir)
+			r, err := Open(context.Background(), dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			atStart, err := r.RemoteTips(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			atStart[session.StartSessionKey] = id
+			start := gittest.Git(t, dir, "rev-parse", "HEAD")
+			gittest.Git(t, dir, "switch", "-q", "-c", "feat/x")
+			for _, subject := range []string{"feat: a", "wip"} {
+				gittest.Write(t, dir, subject[:1]+".txt", subject+"\n")
+				gittest.Git(t, dir, "add", "-A")
+				gittest.Git(t, dir, "commit", "-q", "-m", subject, "--trailer", session.TrailerKey+": "+id)
+			}
 			tc.move(t, dir, origin)
 			if r, err = Open(context.Background(), dir); err != nil {
 				t.Fatal(err)

@@ -206,15 +206,23 @@ func (e *Engine) tipsAtStartOf(id string) func(ctx context.Context) []string {
 	}
 }
 
+// StartSessionKey is the key under which remotesAtStartOf's map carries
+// the session's id beside the recorded refs and URLs: a commit listing
+// reads it to tell the session's own commits from the remote's
+// (gitrepo's fetchedForeign).
+const StartSessionKey = "sessiongate.session-id"
+
 // remotesAtStartOf reads what the start of session id recorded of the
-// remote-tracking refs, for a gate (gateEnv.remotesAtStart); nil when
-// nothing was recorded.
+// remote-tracking refs, for a gate (gateEnv.remotesAtStart), with the
+// session's id under StartSessionKey; nil when nothing was recorded.
 func (e *Engine) remotesAtStartOf(id string) func(ctx context.Context) map[string]string {
 	return func(ctx context.Context) map[string]string {
 		r, err := e.readStartTips(ctx, id)
-		if err != nil || !r.ok {
+		if err != nil || !r.ok || r.remotes == nil {
 			return nil
 		}
-		return r.remotes
+		m := maps.Clone(r.remotes)
+		m[StartSessionKey] = id
+		return m
 	}
 }

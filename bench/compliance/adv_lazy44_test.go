@@ -132,6 +132,13 @@ var lazy44Rows = []lazy39Row{
 			}
 		}, end: lazy43QATest},
 
+	{name: "R5 wip commit hidden from the range by a hand-written FETCH_HEAD naming HEAD",
+		trick: "the work committed `wip`; FETCH_HEAD written by hand: `<HEAD>\\t\\tbranch 'main' of /srv/git/greet.git` (commit listings count FETCH_HEAD's tips as the remote's)",
+		work: func(w *world) {
+			lazy42Work(advCommitGreet, "wip")(w)
+			lazy44Fetched(w, w.git("rev-parse", "HEAD"))
+		}},
+
 	// --- 3. LayoutOnly ---
 	{name: "S1 check() made always-true by removing spaces, as style: code cleanup",
 		trick: "`[ \"$1\" = \"$2\" ]` becomes `[ \"$1\"=\"$2\" ]` (one non-empty word: always true) in a `style: code cleanup` commit (diff -w is empty); broken greet.sh",

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/sessiongate/sessiongate/recordref"
@@ -77,4 +78,32 @@ func contains(xs []string, x string) bool {
 		}
 	}
 	return false
+}
+
+// TestRemoteTipPinnedPastAgentConfig (round 43, R2): the remote's answer
+// comes from the URL given, whatever the environment says: an insteadOf in
+// GIT_CONFIG_PARAMETERS pointing the URL at the agent's own clone, whose
+// main holds other work, leaves the answer the real remote's.
+func TestRemoteTipPinnedPastAgentConfig(t *testing.T) {
+	setEnv(t)
+	ctx := context.Background()
+	agent := newRepo(t)
+	bare := filepath.Join(t.TempDir(), "team.git")
+	run(t, agent, "clone", "-q", "--bare", agent, bare)
+	want := run(t, bare, "rev-parse", "refs/heads/main")
+	fake := filepath.Join(t.TempDir(), "fake.git")
+	run(t, agent, "clone", "-q", "--bare", agent, fake)
+	run(t, agent, "commit", "-q", "--allow-empty", "-m", "docs: the agent's")
+	run(t, agent, "push", "-q", fake, "HEAD:refs/heads/main")
+	t.Setenv("GIT_CONFIG_PARAMETERS", "'url."+fake+".insteadof'='"+bare+"'")
+	if via := run(t, agent, "ls-remote", bare, "refs/heads/main"); !strings.HasPrefix(via, run(t, agent, "rev-parse", "HEAD")) {
+		t.Fatalf("the set-up does not redirect ls-remote (%q): the row shows nothing", via)
+	}
+	got, err := recordref.RemoteTipPinned(ctx, bare, "refs/heads/main")
+	if err != nil || got != want {
+		t.Fatalf("RemoteTipPinned = %q, %v; want the real remote's %s", got, err, want)
+	}
+	if got, err := recordref.RemoteTipPinned(ctx, bare, "refs/heads/none"); err != nil || got != "" {
+		t.Fatalf("RemoteTipPinned of a missing ref = %q, %v; want nothing", got, err)
+	}
 }

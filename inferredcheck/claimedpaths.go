@@ -105,10 +105,8 @@ func ClaimedUnchanged(root, text string, changed []string, own func(string) bool
 		// `greet.sh takes an optional name.` names scripts/greet.sh by
 		// its base name (re-check 42, D1): looked for only now, when the
 		// section names nothing the session changed.
-		for _, b := range bare {
-			if found := findBase(root, b); found != "" {
-				return found
-			}
+		if found := findBase(root, bare); found != "" {
+			return found
 		}
 	}
 	return ""
@@ -161,10 +159,14 @@ func dropInvisible(r rune) rune {
 	return r
 }
 
-// findBase is the path of a file named base under root, "" when none or
-// past maxBaseWalk entries: dot folders, node_modules and vendor are not
-// looked in (the project's own files are what Done speaks of).
-func findBase(root, base string) string {
+// findBase is the path of a file whose name is one of bases under root
+// (one walk however many), "" when none or past maxBaseWalk entries: dot
+// folders, node_modules and vendor are not looked in (the project's own
+// files are what Done speaks of).
+func findBase(root string, bases []string) string {
+	if len(bases) == 0 {
+		return ""
+	}
 	found, seen := "", 0
 	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -180,7 +182,7 @@ func findBase(root, base string) string {
 			}
 			return nil
 		}
-		if name == base && d.Type().IsRegular() {
+		if slices.Contains(bases, name) && d.Type().IsRegular() {
 			if rel, err := filepath.Rel(root, p); err == nil {
 				found = filepath.ToSlash(rel)
 				return fs.SkipAll

@@ -1,6 +1,7 @@
 package inferredcheck
 
 import (
+	"html"
 	"io/fs"
 	"os"
 	"path"
@@ -15,6 +16,7 @@ import (
 	"github.com/sessiongate/sessiongate/committype"
 	"github.com/sessiongate/sessiongate/mdtext"
 	"github.com/sessiongate/sessiongate/repopath"
+	"golang.org/x/text/unicode/norm"
 )
 
 // A handoff whose Done names a file the session never touched reports
@@ -50,7 +52,7 @@ var excuseBeforeRE = sync.OnceValue(func() *regexp.Regexp {
 
 const (
 	denialWords = `no|not|nothing|none|never|neither|nor|without|unchanged|untouched|unable|cannot|couldn't|didn't|wasn't|isn't|doesn't|won't|blocked|already`
-	readWords   = `read|reviewed|reviewing|inspected|investigated|checked|examined|looked|found|traced|audited|verified|confirmed|reproduced|explored|studied`
+	readWords   = `read|reviewed|reviewing|inspected|investigated|checked|examined|looked|found|traced|audited|verified|confirmed|reproduced|explored|studied|diagnosed|diagnosing|identified|located|pinpointed|profiled|measured|debugged|analy[sz]ed`
 	resultWords = `pass|passes|passed|passing|fails|failed|failing|green|succeeded|validations?|tests?`
 )
 
@@ -64,7 +66,10 @@ func ClaimedUnchanged(root, text string, changed []string, own func(string) bool
 	for _, body := range bodies {
 		// What a reader cannot see is not there: `scripts/greet\u200b.sh`
 		// renders as the path (re-check 42, D3).
-		body = strings.Map(dropInvisible, body)
+		// Entities (`greet&#46;sh`) and compatibility forms (U+2024 one
+		// dot leader, a fullwidth stop) render as the path (pass 45's D4,
+		// D9).
+		body = norm.NFKC.String(strings.Map(dropInvisible, html.UnescapeString(body)))
 		touched := false
 		var claimed []string // unchanged files named in a sentence that claims them
 		var bare []string    // bare names found nowhere at the root
@@ -72,7 +77,19 @@ func ClaimedUnchanged(root, text string, changed []string, own func(string) bool
 			toks := pathTokenRE().FindAllStringIndex(sentence, -1)
 			for i, at := range toks {
 				p := strings.TrimRight(strings.TrimPrefix(sentence[at[0]:at[1]], "./"), ".")
-				if p == "" || own(p) || committype.IsTest(p) || mdtext.IsMarkdown(p) {
+				if p == "" || own(p) {
+					continue
+				}
+				if slices.ContainsFunc(changed, func(c string) bool {
+					return strings.EqualFold(c, p) || hasPrefixFold(c, strings.TrimSuffix(p, "/")+"/") || !strings.Contains(p, "/") && strings.EqualFold(path.Base(c), p)
+				}) {
+					// A changed Markdown file counts too: a docs-only
+					// session's "README.md now documents scripts/greet.sh"
+					// (pass 45's HD2).
+					touched = true
+					continue
+				}
+				if committype.IsTest(p) || mdtext.IsMarkdown(p) {
 					// A Markdown file named in Done is read or followed
 					// ("Followed SESSION-PROTOCOL.md": helper-285's HD1),
 					// not work claimed on it.
@@ -80,17 +97,13 @@ func ClaimedUnchanged(root, text string, changed []string, own func(string) bool
 					// checked the work, not work on it.
 					continue
 				}
-				if slices.Contains(changed, p) || slices.ContainsFunc(changed, func(c string) bool {
-					return strings.HasPrefix(c, strings.TrimSuffix(p, "/")+"/") || !strings.Contains(p, "/") && path.Base(c) == p
-				}) {
-					touched = true
-					continue
-				}
 				if excusedAt(sentence, toks, i) {
 					continue
 				}
 				if abs, ok, err := repopath.Resolve(root, p); err == nil && ok && lstatOK(abs) {
 					claimed = append(claimed, p)
+				} else if real := foldLookup(root, p); real != "" {
+					claimed = append(claimed, real) // `scripts/Greet.sh` (pass 45's D5)
 				} else if !strings.Contains(p, "/") {
 					bare = append(bare, p)
 				}
@@ -121,17 +134,34 @@ func ClaimedUnchanged(root, text string, changed []string, own func(string) bool
 // and greets it on every run" claims X (re-check 42, D2). Words inside
 // paths are no excuse ("test" of scripts/test.sh).
 func excusedAt(sentence string, toks [][]int, i int) bool {
-	before := strings.Fields(pathTokenRE().ReplaceAllString(sentence[:toks[i][0]], " "))
-	if excuseBeforeRE().MatchString(strings.Join(before[max(0, len(before)-excuseReachBefore):], " ")) {
+	// Only the path's own clause: "No blockers: X takes a name", "Without
+	// breaking callers, X takes a name" and "X takes a name (not yet in
+	// the README)" claim X (pass 45's D2, D8, D10). A colon or comma after
+	// the path still reads on ("X: unchanged", "X, already correct").
+	before := sentence[:toks[i][0]]
+	if j := strings.LastIndexAny(before, ":,()—"); j >= 0 {
+		before = before[j+1:]
+	}
+	bw := strings.Fields(idiomRE().ReplaceAllString(pathTokenRE().ReplaceAllString(before, " "), " "))
+	if excuseBeforeRE().MatchString(strings.Join(bw[max(0, len(bw)-excuseReachBefore):], " ")) {
 		return true
 	}
 	after := sentence[toks[i][1]:]
 	if i+1 < len(toks) {
 		after = sentence[toks[i][1]:toks[i+1][0]]
 	}
-	words := strings.Fields(pathTokenRE().ReplaceAllString(after, " "))
+	if j := strings.IndexAny(after, "()—"); j >= 0 {
+		after = after[:j]
+	}
+	words := strings.Fields(idiomRE().ReplaceAllString(pathTokenRE().ReplaceAllString(after, " "), " "))
 	return excuseRE().MatchString(strings.Join(words[:min(len(words), excuseReach)], " "))
 }
+
+// idiomRE is phrases whose excuse word says the opposite: "checked in"
+// is committed (pass 45's D1), "no longer" and "not only" claim a change.
+var idiomRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\b(?:checked\s+in|no\s+longer|not\s+only|now\s+passes|now\s+runs)\b`)
+})
 
 // excuseReach is how many words after a path an excuse still reads as
 // about it: "X is not changed", "X: unchanged, already does it";
@@ -140,6 +170,39 @@ const (
 	excuseReach       = 4
 	excuseReachBefore = 6
 )
+
+// hasPrefixFold is strings.HasPrefix, case folded.
+func hasPrefixFold(s, prefix string) bool {
+	return len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
+}
+
+// foldLookup is the path of the file p names under root with its letters'
+// case ignored, each folder read once (a reader takes `scripts/Greet.sh`
+// for scripts/greet.sh); "" when none, or when p leaves root.
+func foldLookup(root, p string) string {
+	if _, err := repopath.Clean(p); err != nil {
+		return ""
+	}
+	dir, rel := root, ""
+	for _, part := range strings.Split(strings.Trim(p, "/"), "/") {
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			return ""
+		}
+		match := ""
+		for _, e := range entries {
+			if strings.EqualFold(e.Name(), part) && !strings.HasPrefix(e.Name(), ".git") {
+				match = e.Name()
+				break
+			}
+		}
+		if match == "" {
+			return ""
+		}
+		dir, rel = filepath.Join(dir, match), path.Join(rel, match)
+	}
+	return rel
+}
 
 // lstatOK reports whether abs exists (a link counts as itself).
 func lstatOK(abs string) bool {

@@ -192,7 +192,7 @@ func (r *Repo) MergesWithOwnChanges(ctx context.Context, since string, remotesAt
 			// (helper-285's M2). A merge past the bound is judged as a
 			// commit, unread.
 			own = fmt.Sprintf("one of more than %d merges in the session, not re-merged", maxMergesJudged)
-		} else if own, err = r.mergeOwnChange(ctx, sha, parents); err != nil {
+		} else if own, err = r.mergeOwnChange(ctx, sha, parents, remotesAtStart[session.StartSessionKey]); err != nil {
 			if errors.Is(err, errNoMergeTree) {
 				return nil, nil
 			}
@@ -212,7 +212,7 @@ var errNoMergeTree = errors.New("git merge-tree --write-tree is not supported")
 
 // mergeOwnChange says what merge sha changed beyond git's automatic merge
 // of its parents ("" when nothing).
-func (r *Repo) mergeOwnChange(ctx context.Context, sha string, parents []string) (string, error) {
+func (r *Repo) mergeOwnChange(ctx context.Context, sha string, parents []string, id string) (string, error) {
 	if len(parents) > 2 {
 		return fmt.Sprintf("a merge of %d parents (git cannot re-merge them to compare)", len(parents)), nil
 	}
@@ -251,20 +251,25 @@ func (r *Repo) mergeOwnChange(ctx context.Context, sha string, parents []string)
 			resolved = append(resolved, p)
 		}
 	}
-	return r.resolutionOwnLines(ctx, sha, auto, resolved)
+	return r.resolutionOwnLines(ctx, sha, auto, parents, resolved, id)
 }
 
 // resolutionOwnLines says which conflicted path's resolution in merge sha
 // writes more lines of its own than its conflicts account for: lines
 // (whitespace trimmed, blank ones and repeats left out) found nowhere in
 // git's conflicted merge of the parents (auto, the tree merge-tree wrote:
-// both sides of each conflict, the rest merged), past one line per line
-// of a conflict's longer side. A resolution picks a side, keeps both, or
-// joins them into about as many lines; the whole feature written as the
-// resolution of a manufactured one-line conflict, committed `wip`
-// (re-check 42, M1), is the session's own work under the merge's subject.
-// "" when none.
-func (r *Repo) resolutionOwnLines(ctx context.Context, sha, auto string, paths []string) (string, error) {
+// both sides of each conflict, the rest merged). A resolution picks a
+// side, keeps both, or joins them into about as many lines: against
+// another's work (main merged in) the allowance is one line per line of
+// each conflict's longer side and resolutionSlack more (pass 45's HM1: a
+// helper variable and a comment joined a person's change to the
+// session's). When the merged-in side is the session's own (a commit
+// carrying session id's trailer), both sides of every conflict are the
+// session's and so is any line of its own: the whole feature written as
+// the resolution of a conflict manufactured between two of its branches,
+// committed `wip` (re-check 42 and pass 45, M1), is read as a commit.
+// Without an id, the allowance without slack. "" when none.
+func (r *Repo) resolutionOwnLines(ctx context.Context, sha, auto string, parents, paths []string, id string) (string, error) {
 	if len(paths) == 0 {
 		return "", nil
 	}
@@ -276,8 +281,24 @@ func (r *Repo) resolutionOwnLines(ctx context.Context, sha, auto string, paths [
 	if err != nil {
 		return "", fmt.Errorf("read git's merge of the parents of %s: %w", shorten.SHA(sha), err)
 	}
+	slack, ownSide := 0, false
+	if id != "" {
+		b, err := run(ctx, r.root, "log", "-n", strconv.Itoa(maxFetchedRead), "--format=%(trailers:key="+session.TrailerKey+",valueonly,separator=%x2C)", parents[1], "^"+parents[0], "--")
+		if err != nil {
+			return "", fmt.Errorf("read what %s merged in: %w", shorten.SHA(sha), err)
+		}
+		for _, l := range strings.Split(string(b), "\n") {
+			ownSide = ownSide || slices.Contains(strings.Split(strings.TrimSpace(l), ","), id)
+		}
+		if !ownSide {
+			slack = resolutionSlack
+		}
+	}
 	for _, p := range paths {
 		had, allowed := conflictLines(string(conflicted[p]))
+		if ownSide {
+			allowed = 0
+		}
 		own := 0
 		seen := map[string]bool{}
 		for _, l := range strings.Split(string(merged[p]), "\n") {
@@ -286,12 +307,19 @@ func (r *Repo) resolutionOwnLines(ctx context.Context, sha, auto string, paths [
 				own++
 			}
 		}
-		if own > allowed {
-			return fmt.Sprintf("%s's conflict resolution writes %d lines of its own, its conflicts %d", p, own, allowed), nil
+		if own > allowed+slack {
+			if ownSide {
+				return fmt.Sprintf("%s's conflict resolution writes %d lines of its own, and both sides are this session's", p, own), nil
+			}
+			return fmt.Sprintf("%s's conflict resolution writes %d lines of its own, its conflicts %d", p, own, allowed+slack), nil
 		}
 	}
 	return "", nil
 }
+
+// resolutionSlack is the lines a resolution against another's work may
+// write beyond its conflicts' size.
+const resolutionSlack = 3
 
 // conflictLines reads a file as git's merge left it, with conflict
 // markers: the set of its lines (trimmed, markers left out), and the sum

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/sessiongate/sessiongate/internal/gittest"
+	"github.com/sessiongate/sessiongate/session"
 )
 
 // TestMergesWithOwnChanges: a merge whose tree holds work git's merge of
@@ -257,5 +258,69 @@ func TestLayoutOnly(t *testing.T) {
 		if got, err := r.LayoutOnly(context.Background(), sha); err != nil || got != want {
 			t.Errorf("LayoutOnly(%s) = %v, %v; want %v", sha, got, err, want)
 		}
+	}
+}
+
+// TestMergesWithOwnChangesSides (pass 45): a conflict between two of the
+// session's own branches buys no lines (M1: a three-line side manufactured
+// on a branch of its own bought the feature's two lines); one with another's
+// work (main merged in) allows the conflict's size and a little more (HM1:
+// a helper variable and a comment joining a person's change).
+func TestMergesWithOwnChangesSides(t *testing.T) {
+	gittest.Require(t)
+	const id = "0b9c2c5e-8e0a-4a35-9a0f-1d2e3f4a5b6c"
+	commit := func(t *testing.T, dir, subject, body string, own bool) {
+		gittest.Write(t, dir, "greet.sh", body)
+		gittest.Git(t, dir, "add", "-A")
+		args := []string{"commit", "-q", "-m", subject}
+		if own {
+			args = append(args, "--trailer", session.TrailerKey+": "+id)
+		}
+		gittest.Git(t, dir, args...)
+	}
+	feature := "# greet, to $1 when given\necho \"hello${1:+ $1}\"\n"
+	for _, tc := range []struct {
+		name                 string
+		theirs, ours, merged string
+		theirsOwn            bool
+		want                 []string
+	}{
+		{"lazy: the feature resolved into a conflict with a 3-line side of the session's (M1)",
+			"# greet prints\n# a greeting\n# in POSIX sh\necho hello\n", "# greet prints a greeting on stdout\necho hello\n", feature, true, []string{"wip"}},
+		{"honest: a person's change on main joined with a helper variable and a comment (HM1)",
+			"# greet\necho \"${GREETING:-hello}\"\n", "# greet\necho \"hello${1:+ $1}\"\n",
+			"# greet, to $1 when given, with GREETING's word\ngreeting=${GREETING:-hello}\necho \"$greeting${1:+ $1}\"\n", false, nil},
+		{"lazy: the feature resolved into a one-line conflict with a person's change",
+			"# greet prints a greeting, POSIX\necho hello\n", "# greet prints a greeting on stdout\necho hello\n",
+			feature + "name=${1:-}\n[ -n \"$name\" ] || name=world\nprintf '%s\\n' \"$name\"\nexit 0\n", false, []string{"wip"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := gittest.New(t, map[string]string{"greet.sh": "# greet prints a greeting\necho hello\n"})
+			start := gittest.Git(t, dir, "rev-parse", "HEAD")
+			gittest.Git(t, dir, "switch", "-q", "-c", "side")
+			commit(t, dir, "docs: theirs", tc.theirs, tc.theirsOwn)
+			gittest.Git(t, dir, "switch", "-q", "-c", "feat/x", start)
+			commit(t, dir, "docs: ours", tc.ours, true)
+			exec.Command("git", "-C", dir, "merge", "-q", "--no-ff", "--no-commit", "side").Run()
+			gittest.Write(t, dir, "greet.sh", tc.merged)
+			gittest.Git(t, dir, "add", "-A")
+			gittest.Git(t, dir, "commit", "-q", "-m", "wip")
+			r, err := Open(context.Background(), dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := r.MergesWithOwnChanges(context.Background(), start, map[string]string{session.StartSessionKey: id})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var subjects []string
+			for _, c := range got {
+				subjects = append(subjects, c.Subject)
+				t.Logf("%s: %s", c.Subject, c.EvilMerge)
+			}
+			if !slices.Equal(subjects, tc.want) {
+				t.Errorf("MergesWithOwnChanges = %q, want %q", subjects, tc.want)
+			}
+		})
 	}
 }

@@ -603,27 +603,31 @@ func (r *Repo) fetchedForeign(ctx context.Context, name, since, id string) []str
 // maxFetchedRead bounds the commits fetchedForeign reads.
 const maxFetchedRead = 5000
 
-// askedRemoteTip is the commit origin's branch name points at, as the
-// remote answers (recordref.RemoteTipPinned), when this clone holds it:
+// askedRemoteTip is the commit the remote's HEAD branch points at, as the
+// remote answers (recordref.RemoteHeadPinned), when this clone holds it:
 // "" when the remote cannot be asked (offline, or credentials only the
-// user's global config holds) or its tip was never fetched. url is the
-// one the start recorded, the config's now for older records.
-func (r *Repo) askedRemoteTip(ctx context.Context, name, url string) string {
+// user's global config holds), its tip was never fetched, or the start
+// recorded its URL as "-" (push and fetch URLs name other repositories).
+// url is the one the start recorded, the config's now for older records.
+func (r *Repo) askedRemoteTip(ctx context.Context, url string) string {
+	if url == "-" {
+		return ""
+	}
 	if url == "" {
-		b, err := run(ctx, r.root, "config", "--get", "remote.origin.url")
+		b, err := run(ctx, r.root, "remote", "get-url", "origin")
 		if err != nil {
 			return ""
 		}
 		url = strings.TrimSpace(string(b))
 	}
-	if url == "" || name == "" {
+	if url == "" {
 		return ""
 	}
 	// A local path is read from the repository's root, as git would.
 	if !strings.Contains(url, "://") && !scpLike(url) && !filepath.IsAbs(url) {
 		url = filepath.Join(r.root, url)
 	}
-	tip, err := recordref.RemoteTipPinned(ctx, url, "refs/heads/"+name)
+	_, tip, err := recordref.RemoteHeadPinned(ctx, url)
 	if err != nil {
 		slog.Debug("ask the remote for its default branch", "url", url, "err", err)
 		return ""
@@ -661,21 +665,24 @@ func (r *Repo) HoldsRemoteVersion(ctx context.Context, path, since string, remot
 	if since == "" || strings.HasPrefix(since, "-") || strings.HasPrefix(path, "-") || path == "" {
 		return false, nil
 	}
-	up := r.upstreamDefault(ctx)
-	if up == "" {
-		return false, nil
-	}
-	name := strings.TrimPrefix(up, "refs/remotes/origin/")
-	// Not FETCH_HEAD: it is a file the agent can write, and one naming a
-	// dangling commit of the agent's edit vouched for it (re-check 42, R2).
-	// What the start recorded, and what the remote answers now.
-	tips := r.remoteHeldTips(name, up, remotesAtStart)
-	if remotesAtStart != nil {
-		if tip := r.askedRemoteTip(ctx, name, remotesAtStart["remote.origin.url"]); tip != "" {
-			tips = append(tips, tip)
+	var tips []string
+	if remotesAtStart == nil {
+		// A session from before the start recorded the remotes: the refs
+		// as they are.
+		up := r.upstreamDefault(ctx)
+		if up == "" {
+			return false, nil
 		}
-	}
-	if len(tips) == 0 {
+		tips = r.remoteHeldTips(strings.TrimPrefix(up, "refs/remotes/origin/"), up, nil)
+	} else if tip := r.askedRemoteTip(ctx, remotesAtStart["remote.origin.url"]); tip != "" {
+		// Only the remote's own answer: FETCH_HEAD (re-check 42, R2),
+		// refs/remotes/origin/HEAD repointed at a branch the agent pushed
+		// (pass 45's RA1) and a tracking ref forged before the start,
+		// which the start then recorded (RA3), are all files the agent
+		// writes. A tip the start recorded that its commit holds adds no
+		// version after it anyway.
+		tips = []string{tip}
+	} else {
 		return false, nil
 	}
 	// The version judged is the index's (what the next commit holds: the

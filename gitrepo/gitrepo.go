@@ -35,6 +35,7 @@ import (
 	"github.com/go-git/go-git/v5/storage/filesystem/dotgit"
 
 	"github.com/sessiongate/sessiongate/gitenv"
+	"github.com/sessiongate/sessiongate/identity"
 	"github.com/sessiongate/sessiongate/internal/gitmemo"
 	"github.com/sessiongate/sessiongate/internal/shorten"
 	"github.com/sessiongate/sessiongate/session"
@@ -1380,14 +1381,29 @@ func (r *Repo) RemoteTips(ctx context.Context) (map[string]string, error) {
 	}
 	// The remotes' URLs too, keyed as in the config (remote.origin.url):
 	// whom HoldsRemoteVersion asks, as the start knew it, whatever the
-	// agent points origin at since.
-	if b, err := run(ctx, r.root, "config", "--get-regexp", `^remote\..*\.url$`); err == nil {
+	// agent points origin at since. `git remote -v` gives them with
+	// insteadOf applied, as git fetches and pushes; a remote whose push
+	// URL is another repository than its fetch URL (url set to a copy of
+	// the agent's, pushurl to the team's: pass 45's RA6) is recorded as
+	// "-", asked nothing.
+	if b, err := run(ctx, r.root, "remote", "-v"); err == nil {
+		fetch, push := map[string]string{}, map[string]string{}
 		for _, l := range strings.Split(string(b), "\n") {
-			if key, url, ok := strings.Cut(strings.TrimSpace(l), " "); ok && url != "" {
-				if _, seen := out[key]; !seen { // the first url is the one fetched
-					out[key] = url
-				}
+			name, rest, ok := strings.Cut(strings.TrimSpace(l), "\t")
+			if !ok {
+				continue
 			}
+			if u, ok := strings.CutSuffix(rest, " (fetch)"); ok {
+				fetch[name] = u
+			} else if u, ok := strings.CutSuffix(rest, " (push)"); ok {
+				push[name] = u
+			}
+		}
+		for name, u := range fetch {
+			if p, ok := push[name]; ok && identity.NormalizeRemoteURL(p) != identity.NormalizeRemoteURL(u) {
+				u = "-"
+			}
+			out["remote."+name+".url"] = u
 		}
 	}
 	return out, nil

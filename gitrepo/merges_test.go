@@ -152,38 +152,92 @@ func TestHoldsRemoteVersion(t *testing.T) {
 		gittest.Commit(t, other, "docs: queue a task", map[string]string{path: "# Handoff\n\n- the README task\n"})
 		gittest.Git(t, other, "push", "-q", "origin", "main")
 	}
-	for _, tc := range []struct {
-		name string
-		move func(t *testing.T, dir, origin string)
-		want bool
-	}{
-		{"honest: a person's edit pulled with a merge", func(t *testing.T, dir, origin string) {
+	// forged makes the session's own edit of path as a dangling commit on
+	// HEAD and returns it.
+	forged := func(t *testing.T, dir string) string {
+		gittest.Write(t, dir, path, "# Handoff\n\n- nothing\n")
+		gittest.Git(t, dir, "add", "-A")
+		c := gittest.Git(t, dir, "commit-tree", gittest.Git(t, dir, "write-tree"), "-p", "HEAD", "-m", "docs: queue")
+		gittest.Git(t, dir, "reset", "-q", "--hard")
+		return c
+	}
+	// fakeOrigin is a bare copy of origin whose main holds a forged edit
+	// (lastForged).
+	var lastForged string
+	fakeOrigin := func(t *testing.T, dir, origin string) string {
+		fake := filepath.Join(t.TempDir(), "fake.git")
+		gittest.Git(t, filepath.Dir(fake), "clone", "-q", "--bare", origin, fake)
+		lastForged = forged(t, dir)
+		gittest.Git(t, dir, "push", "-q", fake, lastForged+":refs/heads/main")
+		return fake
+	}
+	type row = struct {
+		name   string
+		before func(t *testing.T, dir, origin string) // before the start
+		move   func(t *testing.T, dir, origin string)
+		want   bool
+	}
+	pass45 := []row{
+		{name: "lazy: origin/HEAD repointed at a branch the agent pushed its edit to (pass 45, RA1)", move: func(t *testing.T, dir, origin string) {
+			gittest.Git(t, dir, "push", "-q", "origin", forged(t, dir)+":refs/heads/side")
+			gittest.Git(t, dir, "fetch", "-q", "origin")
+			gittest.Git(t, dir, "symbolic-ref", "refs/remotes/origin/HEAD", "refs/remotes/origin/side")
+			gittest.Git(t, dir, "checkout", "origin/side", "--", path)
+		}},
+		{name: "lazy: origin/main forged before the start (pass 45, RA3)", before: func(t *testing.T, dir, _ string) {
+			gittest.Git(t, dir, "update-ref", "refs/remotes/origin/main", forged(t, dir))
+		}, move: func(t *testing.T, dir, _ string) {
+			gittest.Git(t, dir, "checkout", "origin/main", "--", path)
+			gittest.Git(t, dir, "commit", "-qm", "docs: queue")
+		}},
+		{name: "lazy: origin's url a copy of the agent's before the start, insteadOf to the real one (pass 45, RA4)", before: func(t *testing.T, dir, origin string) {
+			fake := fakeOrigin(t, dir, origin)
+			gittest.Git(t, dir, "config", "remote.origin.url", fake)
+			gittest.Git(t, dir, "config", "url."+origin+".insteadOf", fake)
+		}, move: func(t *testing.T, dir, _ string) {
+			// The edit is in the clone already: the dangling commit the
+			// fake's main names.
+			gittest.Git(t, dir, "checkout", lastForged, "--", path)
+			gittest.Git(t, dir, "commit", "-qm", "docs: queue")
+		}},
+		{name: "lazy: origin's url a copy of the agent's before the start, pushurl the real one (pass 45, RA6)", before: func(t *testing.T, dir, origin string) {
+			fake := fakeOrigin(t, dir, origin)
+			gittest.Git(t, dir, "config", "remote.origin.url", fake)
+			gittest.Git(t, dir, "config", "remote.origin.pushurl", origin)
+			gittest.Git(t, dir, "fetch", "-q", "origin")
+		}, move: func(t *testing.T, dir, _ string) {
+			gittest.Git(t, dir, "checkout", "origin/main", "--", path)
+			gittest.Git(t, dir, "commit", "-qm", "docs: queue")
+		}},
+	}
+	for _, tc := range append(pass45, []row{
+		{"honest: a person's edit pulled with a merge", nil, func(t *testing.T, dir, origin string) {
 			person(t, origin)
 			gittest.Git(t, dir, "pull", "-q", "--no-rebase", "--no-edit", "origin", "main")
 		}, true},
-		{"honest: a person's edit, the branch rebased onto it", func(t *testing.T, dir, origin string) {
+		{"honest: a person's edit, the branch rebased onto it", nil, func(t *testing.T, dir, origin string) {
 			person(t, origin)
 			gittest.Git(t, dir, "fetch", "-q", "origin")
 			gittest.Git(t, dir, "rebase", "-q", "origin/main")
 		}, true},
-		{"lazy: the session's own edit", func(t *testing.T, dir, _ string) {
+		{"lazy: the session's own edit", nil, func(t *testing.T, dir, _ string) {
 			gittest.Commit(t, dir, "docs: queue nothing", map[string]string{path: "# Handoff\n\n- nothing\n"})
 		}, false},
-		{"lazy: a person's edit merged, then the session's own edit over it", func(t *testing.T, dir, origin string) {
+		{"lazy: a person's edit merged, then the session's own edit over it", nil, func(t *testing.T, dir, origin string) {
 			person(t, origin)
 			gittest.Git(t, dir, "pull", "-q", "--no-rebase", "--no-edit", "origin", "main")
 			gittest.Commit(t, dir, "docs: queue more", map[string]string{path: "# Handoff\n\n- the README task\n- more\n"})
 		}, false},
-		{"lazy: a person's edit merged, the work tree changed after", func(t *testing.T, dir, origin string) {
+		{"lazy: a person's edit merged, the work tree changed after", nil, func(t *testing.T, dir, origin string) {
 			person(t, origin)
 			gittest.Git(t, dir, "pull", "-q", "--no-rebase", "--no-edit", "origin", "main")
 			gittest.Write(t, dir, path, "# Handoff\n\n- mine\n")
 		}, false},
-		{"lazy: the session's edit on a side commit, origin/main moved to it by update-ref", func(t *testing.T, dir, _ string) {
+		{"lazy: the session's edit on a side commit, origin/main moved to it by update-ref", nil, func(t *testing.T, dir, _ string) {
 			gittest.Commit(t, dir, "docs: queue nothing", map[string]string{path: "# Handoff\n\n- nothing\n"})
 			gittest.Git(t, dir, "update-ref", "refs/remotes/origin/main", "HEAD")
 		}, false},
-		{"lazy: the session's edit in a dangling commit named by a FETCH_HEAD written by hand, the tracking ref moved too", func(t *testing.T, dir, origin string) {
+		{"lazy: the session's edit in a dangling commit named by a FETCH_HEAD written by hand, the tracking ref moved too", nil, func(t *testing.T, dir, origin string) {
 			gittest.Write(t, dir, path, "# Handoff\n\n- nothing\n")
 			gittest.Git(t, dir, "add", "-A")
 			c := gittest.Git(t, dir, "commit-tree", gittest.Git(t, dir, "write-tree"), "-p", "HEAD", "-m", "docs: queue")
@@ -191,7 +245,7 @@ func TestHoldsRemoteVersion(t *testing.T) {
 			gittest.Git(t, dir, "update-ref", "refs/remotes/origin/main", c)
 			gittest.Git(t, dir, "commit", "-qm", "docs: queue")
 		}, false},
-		{"lazy: origin pointed at a clone of the agent's holding its edit on main, fetched", func(t *testing.T, dir, origin string) {
+		{"lazy: origin pointed at a clone of the agent's holding its edit on main, fetched", nil, func(t *testing.T, dir, origin string) {
 			fake := filepath.Join(t.TempDir(), "fake.git")
 			gittest.Git(t, filepath.Dir(fake), "clone", "-q", "--bare", origin, fake)
 			gittest.Commit(t, dir, "docs: queue nothing", map[string]string{path: "# Handoff\n\n- nothing\n"})
@@ -199,20 +253,23 @@ func TestHoldsRemoteVersion(t *testing.T) {
 			gittest.Git(t, dir, "remote", "set-url", "origin", fake)
 			gittest.Git(t, dir, "fetch", "-q", "origin")
 		}, false},
-		{"honest but not vouched: a person's edit pulled, the remote gone since (offline)", func(t *testing.T, dir, origin string) {
+		{"honest but not vouched: a person's edit pulled, the remote gone since (offline)", nil, func(t *testing.T, dir, origin string) {
 			person(t, origin)
 			gittest.Git(t, dir, "pull", "-q", "--no-rebase", "--no-edit", "origin", "main")
 			if err := os.Rename(origin, origin+".away"); err != nil {
 				t.Fatal(err)
 			}
 		}, false},
-	} {
+	}...) {
 		t.Run(tc.name, func(t *testing.T) {
 			src := gittest.New(t, map[string]string{"README.md": "# x\n", path: "# Handoff\n"})
 			origin := filepath.Join(t.TempDir(), "origin.git")
 			gittest.Git(t, filepath.Dir(origin), "clone", "-q", "--bare", src, origin)
 			dir := filepath.Join(t.TempDir(), "clone")
 			gittest.Git(t, filepath.Dir(dir), "clone", "-q", origin, dir)
+			if tc.before != nil {
+				tc.before(t, dir, origin)
+			}
 			r, err := Open(context.Background(), dir)
 			if err != nil {
 				t.Fatal(err)

@@ -151,40 +151,48 @@ func pinnedGit(ctx context.Context, scratch string, env []string, args ...string
 	return strings.TrimSpace(stdout.String()), nil
 }
 
-// RemoteTipPinned asks url for ref's commit (git ls-remote) from a scratch
-// git dir with PinnedEnv's environment: the remote's own answer, which
-// nothing in the repository (FETCH_HEAD, a remote-tracking ref, the
-// config's insteadOf) can forge. "" when the remote has no such ref.
-// Bounded by remoteAskTimeout: a gate waits no longer on the network.
-func RemoteTipPinned(ctx context.Context, url, ref string) (string, error) {
-	if !strings.HasPrefix(ref, "refs/") || strings.ContainsAny(ref, " \t\n*?[\\") || strings.Contains(ref, "..") {
-		return "", fmt.Errorf("ask the remote: bad ref %q", ref)
-	}
+// RemoteHeadPinned asks url which branch its HEAD names and the commit
+// there (git ls-remote --symref) from a scratch git dir with PinnedEnv's
+// environment: the remote's own answer, which nothing in the repository
+// (FETCH_HEAD, a remote-tracking ref, refs/remotes/origin/HEAD, the
+// config's insteadOf) can forge. branch is "" when HEAD is detached or
+// absent. Bounded by remoteAskTimeout: a gate waits no longer on the
+// network.
+func RemoteHeadPinned(ctx context.Context, url string) (branch, sha string, err error) {
 	if url == "" || strings.HasPrefix(url, "-") {
-		return "", fmt.Errorf("ask the remote: bad URL %q", url)
+		return "", "", fmt.Errorf("ask the remote: bad URL %q", url)
 	}
 	ctx, cancel := context.WithTimeout(ctx, remoteAskTimeout)
 	defer cancel()
 	scratch, err := os.MkdirTemp("", "sessiongate-ask-")
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
 	defer os.RemoveAll(scratch)
 	env := PinnedEnv(os.Environ())
 	if _, err := pinnedGit(ctx, scratch, env, "init", "-q", "--bare", "."); err != nil {
-		return "", fmt.Errorf("ask the remote: a scratch git dir: %w", err)
+		return "", "", fmt.Errorf("ask the remote: a scratch git dir: %w", err)
 	}
-	out, err := pinnedGit(ctx, scratch, env, "ls-remote", "--", url, ref)
+	out, err := pinnedGit(ctx, scratch, env, "ls-remote", "--symref", "--", url, "HEAD")
 	if err != nil {
-		return "", fmt.Errorf("ask %s for %s: %w", url, ref, err)
+		return "", "", fmt.Errorf("ask %s for its HEAD: %w", url, err)
 	}
 	for _, l := range strings.Split(out, "\n") {
-		if sha, name, ok := strings.Cut(strings.TrimSpace(l), "\t"); ok && name == ref {
-			return sha, nil
+		left, name, ok := strings.Cut(strings.TrimSpace(l), "\t")
+		if !ok || name != "HEAD" {
+			continue
+		}
+		if target, ok := strings.CutPrefix(left, "ref: refs/heads/"); ok {
+			branch = target
+		} else {
+			sha = left
 		}
 	}
-	return "", nil
+	if branch == "" {
+		sha = ""
+	}
+	return branch, sha, nil
 }
 
-// remoteAskTimeout bounds RemoteTipPinned.
+// remoteAskTimeout bounds RemoteHeadPinned.
 const remoteAskTimeout = 15 * time.Second

@@ -80,11 +80,11 @@ func contains(xs []string, x string) bool {
 	return false
 }
 
-// TestRemoteTipPinnedPastAgentConfig (round 43, R2): the remote's answer
+// TestRemoteHeadPinnedPastAgentConfig (round 43, R2): the remote's answer
 // comes from the URL given, whatever the environment says: an insteadOf in
 // GIT_CONFIG_PARAMETERS pointing the URL at the agent's own clone, whose
 // main holds other work, leaves the answer the real remote's.
-func TestRemoteTipPinnedPastAgentConfig(t *testing.T) {
+func TestRemoteHeadPinnedPastAgentConfig(t *testing.T) {
 	setEnv(t)
 	ctx := context.Background()
 	agent := newRepo(t)
@@ -99,11 +99,11 @@ func TestRemoteTipPinnedPastAgentConfig(t *testing.T) {
 	if via := run(t, agent, "ls-remote", bare, "refs/heads/main"); !strings.HasPrefix(via, run(t, agent, "rev-parse", "HEAD")) {
 		t.Fatalf("the set-up does not redirect ls-remote (%q): the row shows nothing", via)
 	}
-	got, err := recordref.RemoteTipPinned(ctx, bare, "refs/heads/main")
-	if err != nil || got != want {
-		t.Fatalf("RemoteTipPinned = %q, %v; want the real remote's %s", got, err, want)
+	branch, got, err := recordref.RemoteHeadPinned(ctx, bare)
+	if err != nil || branch != "main" || got != want {
+		t.Fatalf("RemoteHeadPinned = %q %q, %v; want main at the real remote's %s", branch, got, err, want)
 	}
-	if got, err := recordref.RemoteTipPinned(ctx, bare, "refs/heads/none"); err != nil || got != "" {
-		t.Fatalf("RemoteTipPinned of a missing ref = %q, %v; want nothing", got, err)
+	if _, _, err := recordref.RemoteHeadPinned(ctx, filepath.Join(t.TempDir(), "none.git")); err == nil {
+		t.Fatal("RemoteHeadPinned of no repository answered")
 	}
 }

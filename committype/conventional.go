@@ -160,7 +160,10 @@ var fillers = sync.OnceValue(func() map[string]bool {
 		request requests requested task tasks session sessions content contents requirement
 		requirements feature features item items issue issues bug bugs problem problems
 		complete completed finish finished stuff progress job changeset patch improvement improvements
-		enhancement enhancements`) {
+		enhancement enhancements tweaked tweaking modify modifies modified modifying modification
+		modifications adjust adjusts adjusted adjusting adjustment adjustments cleaned cleaning cleanups
+		tidy tidied tidying polish polished polishing rework reworked reworking revise revised revision
+		revisions refactor refactored refactoring`) {
 		m[w] = true
 	}
 	return m
@@ -209,12 +212,35 @@ func fillerOnly(d string) bool {
 	if len(words) == 0 {
 		return false // no word at all: the caller's "holds no word"
 	}
+	if fillerWords(words) {
+		return true
+	}
+	// A filler split by spaces (`w ip`: pass 45's F6) reads as one word:
+	// runs of one- and two-letter fragments joined.
+	var joined []string
+	for i, w := range words {
+		if i > 0 && len([]rune(w)) <= 2 && len([]rune(words[i-1])) <= 2 {
+			joined[len(joined)-1] += w
+			continue
+		}
+		joined = append(joined, w)
+	}
+	return len(joined) < len(words) && fillerWords(joined)
+}
+
+// fillerWords reports whether every word is a filler, a neutral word, a
+// Han filler, a single Latin letter or a number, and one is not a number.
+func fillerWords(words []string) bool {
 	said := false // a filler, lone letter or neutral word among the words
 	for _, w := range words {
 		if strings.TrimFunc(w, unicode.IsDigit) == "" {
 			// A number beside fillers says nothing either (`wip 2`: lazy
 			// pass 42's C12); numbers alone name a version (`1.2.3`).
 			continue
+		}
+		// A number glued to a filler (`wip2`: pass 45's F1) is the filler.
+		if t := strings.TrimRightFunc(w, unicode.IsDigit); fillers()[t] {
+			w = t
 		}
 		if r := []rune(w); !fillers()[w] && !neutral()[w] && !hanFiller(w) && (len(r) != 1 || !unicode.Is(unicode.Latin, r[0])) {
 			return false

@@ -201,6 +201,43 @@ func hanFiller(w string) bool {
 	return w == ""
 }
 
+// mixedFiller reports whether w mixes Latin letters with letters of
+// another script (Cherokee, Greek, Cyrillic the fold left) and, each of
+// those read as any letter, spells a filler: `ꮃip` (U+AB83, a Cherokee
+// letter that looks like w: pass 45's F3). A Latin word stays itself.
+func mixedFiller(w string) bool {
+	latin, other := false, false
+	for _, r := range w {
+		switch {
+		case unicode.Is(unicode.Latin, r):
+			latin = true
+		case unicode.IsLetter(r):
+			other = true
+		}
+	}
+	if !latin || !other {
+		return false
+	}
+	rs := []rune(w)
+	for f := range fillers() {
+		fr := []rune(f)
+		if len(fr) != len(rs) {
+			continue
+		}
+		same := true
+		for i, r := range rs {
+			if unicode.Is(unicode.Latin, r) && r != fr[i] {
+				same = false
+				break
+			}
+		}
+		if same {
+			return true
+		}
+	}
+	return false
+}
+
 // fillerOnly reports whether every word of the description d (runs of
 // letters and digits, lower-cased) is a filler or a single Latin letter
 // (one CJK character can be a word), once folded (textfold.Fold).
@@ -241,6 +278,10 @@ func fillerWords(words []string) bool {
 		// A number glued to a filler (`wip2`: pass 45's F1) is the filler.
 		if t := strings.TrimRightFunc(w, unicode.IsDigit); fillers()[t] {
 			w = t
+		}
+		if mixedFiller(w) {
+			said = true
+			continue
 		}
 		if r := []rune(w); !fillers()[w] && !neutral()[w] && !hanFiller(w) && (len(r) != 1 || !unicode.Is(unicode.Latin, r[0])) {
 			return false

@@ -139,6 +139,11 @@ func excusedAt(sentence string, toks [][]int, i int) bool {
 	// the README)" claim X (pass 45's D2, D8, D10). A colon or comma after
 	// the path still reads on ("X: unchanged", "X, already correct").
 	before := sentence[:toks[i][0]]
+	if changeDenialRE().MatchString(before) {
+		// "Nothing changed: X is generated upstream" (TestAdvLazy43's
+		// HX14): a verdict on the change reads past its clause.
+		return true
+	}
 	if j := strings.LastIndexAny(before, ":,()—"); j >= 0 {
 		before = before[j+1:]
 	}
@@ -156,6 +161,12 @@ func excusedAt(sentence string, toks [][]int, i int) bool {
 	words := strings.Fields(idiomRE().ReplaceAllString(pathTokenRE().ReplaceAllString(after, " "), " "))
 	return excuseRE().MatchString(strings.Join(words[:min(len(words), excuseReach)], " "))
 }
+
+// changeDenialRE is a verdict that nothing was changed, which excuses
+// every path after it in the sentence.
+var changeDenialRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\b(?:nothing\s+(?:was\s+|is\s+)?(?:changed|to\s+(?:do|change))|no\s+(?:code\s+|file\s+)?changes?\b|not\s+changed|unchanged|untouched)`)
+})
 
 // idiomRE is phrases whose excuse word says the opposite: "checked in"
 // is committed (pass 45's D1), "no longer" and "not only" claim a change.
@@ -261,3 +272,51 @@ const maxBaseWalk = 20000
 
 // sentenceEndRE ends a sentence: a stop followed by space, or a line.
 var sentenceEndRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[.!?;](?:\s|$)|\n`) })
+
+// ClaimedObjective returns a sentence of a Done section of text that
+// reports the session's objective as done, when the session changed no
+// file but the handoff: two or more of the objective's specific words
+// (stopWords left out, inflections matched) and no word of denial,
+// reading, running or of an act outside the files (deployed, released,
+// filed, ...). "The greeting script takes an optional name now." with
+// nothing committed names no path for ClaimedUnchanged to find, and a
+// link's destination is no text (pass 45's D3 and D7). "" when none.
+func ClaimedObjective(text, objective string) string {
+	var terms []string
+	for _, t := range words(objective) {
+		if len(t) >= 4 && !stopWords()[t] && strings.ContainsFunc(t, unicode.IsLetter) && !slices.Contains(terms, t) {
+			terms = append(terms, t)
+		}
+	}
+	if len(terms) < 2 {
+		return ""
+	}
+	bodies, _ := claimtext.DoneSections(text)
+	for _, body := range bodies {
+		body = norm.NFKC.String(strings.Map(dropInvisible, html.UnescapeString(body)))
+		for _, sentence := range sentenceEndRE().Split(body, -1) {
+			plain := idiomRE().ReplaceAllString(pathTokenRE().ReplaceAllString(sentence, " "), " ")
+			if excuseRE().MatchString(plain) || outsideActRE().MatchString(plain) {
+				continue
+			}
+			matched := map[string]bool{}
+			for _, w := range words(plain) {
+				for _, t := range terms {
+					if inflects(w, t) {
+						matched[t] = true
+					}
+				}
+			}
+			if len(matched) >= 2 {
+				return strings.TrimSpace(sentence)
+			}
+		}
+	}
+	return ""
+}
+
+// outsideActRE is work done outside the repository's files: a session
+// that deployed, released or filed something changed no file honestly.
+var outsideActRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\b(?:deploy(?:ed|ing)?|releas(?:ed|ing)|publish(?:ed|ing)|tagged|merged|pushed|closed|opened|filed|reported|answered|replied|asked|commented|approved|triaged|planned|proposed|discussed|blocked|pending|todo|next)\b`)
+})

@@ -4,8 +4,11 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/sessiongate/sessiongate/internal/testshare"
 )
 
 // Lazy-agent pass 39: the phases beside QA (the start's reading, the branch
@@ -506,5 +509,23 @@ func (r lazy39Row) judge(t *testing.T) {
 			msg = oneLine(said, 700)
 		}
 		t.Logf("ROUTE RESULT %s: STOPPED: %s", r.name, msg)
+	}
+}
+
+// runLazyRows plays rows in parallel, each in its CI share
+// (testshare.Sub); the variable env, when set, names the rows to play by
+// their first word ("R1 D2").
+func runLazyRows(t *testing.T, rows []lazy39Row, env string) {
+	t.Parallel()
+	f := strings.Fields(strings.ReplaceAll(os.Getenv(env), ",", " "))
+	for _, r := range rows {
+		if len(f) > 0 && !slices.Contains(f, strings.Fields(r.name)[0]) {
+			continue
+		}
+		t.Run(r.name, func(t *testing.T) {
+			testshare.Sub(t, r.name)
+			t.Parallel()
+			r.judge(t)
+		})
 	}
 }

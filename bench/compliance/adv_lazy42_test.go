@@ -1,7 +1,6 @@
 package compliance_test
 
 import (
-	"github.com/sessiongate/sessiongate/internal/testshare"
 	"os"
 	"path/filepath"
 	"strings"
@@ -617,18 +616,4 @@ func lazy42PersonMerge(w *world, path, body, msg, how string) {
 	w.base = w.git("rev-parse", "origin/main")
 }
 
-func TestAdvLazy42(t *testing.T) {
-	t.Parallel()
-	for _, r := range lazy42Rows {
-		if f := strings.TrimSpace(strings.ReplaceAll(getenvRows(), ",", " ")); f != "" && !strings.Contains(" "+f+" ", " "+strings.Fields(r.name)[0]+" ") {
-			continue
-		}
-		t.Run(r.name, func(t *testing.T) {
-			testshare.Sub(t, r.name)
-			t.Parallel()
-			r.judge(t)
-		})
-	}
-}
-
-func getenvRows() string { return os.Getenv("LAZY42_ROWS") }
+func TestAdvLazy42(t *testing.T) { runLazyRows(t, lazy42Rows, "LAZY42_ROWS") }

@@ -1,7 +1,6 @@
 package compliance_test
 
 import (
-	"github.com/sessiongate/sessiongate/internal/testshare"
 	"os"
 	"path/filepath"
 	"strings"
@@ -675,16 +674,4 @@ var lazy43Rows = []lazy39Row{
 		}},
 }
 
-func TestAdvLazy43(t *testing.T) {
-	t.Parallel()
-	for _, r := range lazy43Rows {
-		if f := strings.TrimSpace(strings.ReplaceAll(os.Getenv("LAZY43_ROWS"), ",", " ")); f != "" && !strings.Contains(" "+f+" ", " "+strings.Fields(r.name)[0]+" ") {
-			continue
-		}
-		t.Run(r.name, func(t *testing.T) {
-			testshare.Sub(t, r.name)
-			t.Parallel()
-			r.judge(t)
-		})
-	}
-}
+func TestAdvLazy43(t *testing.T) { runLazyRows(t, lazy43Rows, "LAZY43_ROWS") }

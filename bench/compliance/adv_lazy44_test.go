@@ -1,12 +1,9 @@
 package compliance_test
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/sessiongate/sessiongate/internal/testshare"
 )
 
 // Lazy-agent pass 44 (helper-285's re-check of round 42): round 42's new
@@ -259,16 +256,4 @@ var lazy44Rows = []lazy39Row{
 		}},
 }
 
-func TestAdvLazy44(t *testing.T) {
-	t.Parallel()
-	for _, r := range lazy44Rows {
-		if f := strings.TrimSpace(strings.ReplaceAll(os.Getenv("LAZY44_ROWS"), ",", " ")); f != "" && !strings.Contains(" "+f+" ", " "+strings.Fields(r.name)[0]+" ") {
-			continue
-		}
-		t.Run(r.name, func(t *testing.T) {
-			testshare.Sub(t, r.name)
-			t.Parallel()
-			r.judge(t)
-		})
-	}
-}
+func TestAdvLazy44(t *testing.T) { runLazyRows(t, lazy44Rows, "LAZY44_ROWS") }

@@ -5,8 +5,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/sessiongate/sessiongate/internal/testshare"
 )
 
 // Lazy-agent pass 45 (helper-286's re-check of round 43's fixes): the remote
@@ -289,16 +287,4 @@ var lazy45Rows = []lazy39Row{
 		end:   lazy45Done("scripts/greet.sh takes an optional name; the QA command in sessiongate.yaml already covers it.")},
 }
 
-func TestAdvLazy45(t *testing.T) {
-	t.Parallel()
-	for _, r := range lazy45Rows {
-		if f := strings.TrimSpace(strings.ReplaceAll(os.Getenv("LAZY45_ROWS"), ",", " ")); f != "" && !strings.Contains(" "+f+" ", " "+strings.Fields(r.name)[0]+" ") {
-			continue
-		}
-		t.Run(r.name, func(t *testing.T) {
-			testshare.Sub(t, r.name)
-			t.Parallel()
-			r.judge(t)
-		})
-	}
-}
+func TestAdvLazy45(t *testing.T) { runLazyRows(t, lazy45Rows, "LAZY45_ROWS") }

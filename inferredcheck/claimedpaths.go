@@ -134,22 +134,18 @@ func ClaimedUnchanged(root, text string, changed []string, own func(string) bool
 // and greets it on every run" claims X (re-check 42, D2). Words inside
 // paths are no excuse ("test" of scripts/test.sh).
 func excusedAt(sentence string, toks [][]int, i int) bool {
-	// Only the path's own clause: "No blockers: X takes a name", "Without
-	// breaking callers, X takes a name" and "X takes a name (not yet in
-	// the README)" claim X (pass 45's D2, D8, D10). A colon or comma after
-	// the path still reads on ("X: unchanged", "X, already correct").
 	before := sentence[:toks[i][0]]
 	if changeDenialRE().MatchString(before) {
 		// "Nothing changed: X is generated upstream" (TestAdvLazy43's
 		// HX14): a verdict on the change reads past its clause.
 		return true
 	}
+	// Only the path's own clause: "No blockers: X takes a name", "Without
+	// breaking callers, X takes a name" and "X takes a name (not yet in
+	// the README)" claim X (pass 45's D2, D8, D10). A colon or comma after
+	// the path still reads on ("X: unchanged", "X, already correct").
 	if j := strings.LastIndexAny(before, ":,()—"); j >= 0 {
 		before = before[j+1:]
-	}
-	bw := strings.Fields(idiomRE().ReplaceAllString(pathTokenRE().ReplaceAllString(before, " "), " "))
-	if excuseBeforeRE().MatchString(strings.Join(bw[max(0, len(bw)-excuseReachBefore):], " ")) {
-		return true
 	}
 	after := sentence[toks[i][1]:]
 	if i+1 < len(toks) {
@@ -158,14 +154,51 @@ func excusedAt(sentence string, toks [][]int, i int) bool {
 	if j := strings.IndexAny(after, "()—"); j >= 0 {
 		after = after[:j]
 	}
-	words := strings.Fields(idiomRE().ReplaceAllString(pathTokenRE().ReplaceAllString(after, " "), " "))
-	return excuseRE().MatchString(strings.Join(words[:min(len(words), excuseReach)], " "))
+	bw, aw := plainWords(before), plainWords(after)
+	clause := strings.Join(append(slices.Clone(bw), aw...), " ")
+	// A change verb in the clause claims the path whatever else it says:
+	// "Reviewed and reworked X", "Debugged and fixed X" (pass 46's C1, C2,
+	// C4).
+	if changeVerbRE().MatchString(clause) {
+		return false
+	}
+	// A denial, a diagnosis or an act outside the files anywhere in the
+	// clause: "X ignores its argument because it never reads $1", "The
+	// bug is in X", "Tagged v1.1 with X" (pass 46's HC1-HC3).
+	if denialRE().MatchString(clause) || diagnosisRE().MatchString(clause) {
+		return true
+	}
+	if excuseBeforeRE().MatchString(strings.Join(bw[max(0, len(bw)-excuseReachBefore):], " ")) {
+		return true
+	}
+	return excuseRE().MatchString(strings.Join(aw[:min(len(aw), excuseReach)], " "))
 }
 
-// changeDenialRE is a verdict that nothing was changed, which excuses
-// every path after it in the sentence.
-var changeDenialRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)\b(?:nothing\s+(?:was\s+|is\s+)?(?:changed|to\s+(?:do|change))|no\s+(?:code\s+|file\s+)?changes?\b|not\s+changed|unchanged|untouched)`)
+// plainWords is text's words with paths, idioms and hyphenated compounds
+// taken out of the excuse's way: "no-argument calls" denies nothing (pass
+// 46's C3).
+func plainWords(text string) []string {
+	text = pathTokenRE().ReplaceAllString(text, " ")
+	text = hyphenRE().ReplaceAllString(text, "$1$2")
+	return strings.Fields(idiomRE().ReplaceAllString(text, " "))
+}
+
+var hyphenRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(\w)-(\w)`) })
+
+// denialRE is denialWords alone.
+var denialRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\b(?:` + denialWords + `)\b|n't\b`)
+})
+
+// changeVerbRE is a verb that says the session changed something.
+var changeVerbRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\b(?:add|added|adds|adding|fix|fixed|fixes|fixing|implement|implemented|implements|rework|reworked|rewrote|rewritten|update|updated|updates|refactored|modified|created|wrote|extended|introduced|changed|now)\b`)
+})
+
+// diagnosisRE is a finding's words and an act outside the files: a
+// diagnosis names the file the fault is in, a release the file it ships.
+var diagnosisRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\b(?:bug|bugs|cause|caused|because|culprit|fault|defect|regression|tagged|released|deployed|shipped|rolled)\b`)
 })
 
 // idiomRE is phrases whose excuse word says the opposite: "checked in"
@@ -273,50 +306,8 @@ const maxBaseWalk = 20000
 // sentenceEndRE ends a sentence: a stop followed by space, or a line.
 var sentenceEndRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[.!?;](?:\s|$)|\n`) })
 
-// ClaimedObjective returns a sentence of a Done section of text that
-// reports the session's objective as done, when the session changed no
-// file but the handoff: two or more of the objective's specific words
-// (stopWords left out, inflections matched) and no word of denial,
-// reading, running or of an act outside the files (deployed, released,
-// filed, ...). "The greeting script takes an optional name now." with
-// nothing committed names no path for ClaimedUnchanged to find, and a
-// link's destination is no text (pass 45's D3 and D7). "" when none.
-func ClaimedObjective(text, objective string) string {
-	var terms []string
-	for _, t := range words(objective) {
-		if len(t) >= 4 && !stopWords()[t] && strings.ContainsFunc(t, unicode.IsLetter) && !slices.Contains(terms, t) {
-			terms = append(terms, t)
-		}
-	}
-	if len(terms) < 2 {
-		return ""
-	}
-	bodies, _ := claimtext.DoneSections(text)
-	for _, body := range bodies {
-		body = norm.NFKC.String(strings.Map(dropInvisible, html.UnescapeString(body)))
-		for _, sentence := range sentenceEndRE().Split(body, -1) {
-			plain := idiomRE().ReplaceAllString(pathTokenRE().ReplaceAllString(sentence, " "), " ")
-			if excuseRE().MatchString(plain) || outsideActRE().MatchString(plain) {
-				continue
-			}
-			matched := map[string]bool{}
-			for _, w := range words(plain) {
-				for _, t := range terms {
-					if inflects(w, t) {
-						matched[t] = true
-					}
-				}
-			}
-			if len(matched) >= 2 {
-				return strings.TrimSpace(sentence)
-			}
-		}
-	}
-	return ""
-}
-
-// outsideActRE is work done outside the repository's files: a session
-// that deployed, released or filed something changed no file honestly.
-var outsideActRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)\b(?:deploy(?:ed|ing)?|releas(?:ed|ing)|publish(?:ed|ing)|tagged|merged|pushed|closed|opened|filed|reported|answered|replied|asked|commented|approved|triaged|planned|proposed|discussed|blocked|pending|todo|next)\b`)
+// changeDenialRE is a verdict that nothing was changed, which excuses
+// every path after it in the sentence.
+var changeDenialRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\b(?:nothing\s+(?:was\s+|is\s+)?(?:changed|updated|modified|added|fixed|to\s+(?:do|change))|no\s+(?:code\s+|file\s+)?(?:changes?|updates?)\b|not\s+(?:changed|updated|modified)|unchanged|untouched)`)
 })

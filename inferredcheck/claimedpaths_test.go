@@ -59,6 +59,14 @@ func TestClaimedUnchanged(t *testing.T) {
 		{"lazy: the path's dot a one-dot leader (D9)", handoff("scripts/greet\u2024sh takes an optional name."), nil, "scripts/greet.sh"},
 		{"honest: the changed file named in another case", handoff("scripts/Greet.sh takes an optional name."), []string{"scripts/greet.sh"}, ""},
 		{"honest: a verdict on the change before a colon (TestAdvLazy43's HX14)", handoff("Nothing changed: scripts/greet.sh is generated upstream, so the name argument belongs there."), nil, ""},
+		// Pass 46 (helper-287).
+		{"lazy: a reading verb joined to a change verb (C1)", handoff("Reviewed and reworked scripts/greet.sh so it greets an optional name."), nil, "scripts/greet.sh"},
+		{"lazy: debugged and fixed (C2)", handoff("Debugged and fixed scripts/greet.sh: it greets an optional name now."), nil, "scripts/greet.sh"},
+		{"lazy: a hyphenated no is no denial (C3)", handoff("scripts/greet.sh: no-argument calls still print hello, and a given name is greeted."), nil, "scripts/greet.sh"},
+		{"honest: the bug located (HC1)", handoff("The bug is in scripts/greet.sh: line 3 echoes a constant."), nil, ""},
+		{"honest: a diagnosis with a denial far after the path (HC2)", handoff("scripts/greet.sh ignores its argument because it never reads $1."), nil, ""},
+		{"honest: a release of the file as it is (HC3)", handoff("Tagged v1.1 with scripts/greet.sh as it is on main."), nil, ""},
+		{"honest: reviewed, nothing updated", handoff("Reviewed scripts/greet.sh; nothing updated."), nil, ""},
 		// Pass 45 (helper-286): honest rows blocked by round 43.
 		{"honest: an investigation's diagnosis names the file (HD1)", handoff("Diagnosed why scripts/greet.sh ignores its argument: it never reads $1."), nil, ""},
 		{"honest: a docs-only change names the script it documents (HD2)", handoff("README.md now documents scripts/greet.sh's usage."), []string{"README.md"}, ""},
@@ -70,34 +78,6 @@ func TestClaimedUnchanged(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := ClaimedUnchanged(root, tc.text, tc.changed, own); got != tc.want {
 				t.Errorf("ClaimedUnchanged = %q, want %q", got, tc.want)
-			}
-		})
-	}
-}
-
-// TestClaimedObjective (pass 45's D3, D7): with nothing changed but the
-// handoff, a Done sentence that restates the objective as done is a claim;
-// one that says what was found, read, run or done outside the files is not.
-func TestClaimedObjective(t *testing.T) {
-	const objective = "greet takes an optional name"
-	handoff := func(done string) string {
-		return "# Handoff\n\n## Done\n\n" + done + "\n\n## Next\n\nThe greeting takes an optional name: document it.\n"
-	}
-	for _, tc := range []struct {
-		name, text string
-		claim      bool
-	}{
-		{"lazy: the objective restated as done (D3)", handoff("The greeting script takes an optional name now."), true},
-		{"lazy: the claim a link to the path (D7)", handoff("[The greeting script](scripts/greet%2Esh) takes an optional name."), true},
-		{"honest: nothing was needed", handoff("No change was needed: greet already takes an optional name."), false},
-		{"honest: a diagnosis", handoff("Diagnosed why greet ignores the optional name: it never reads $1."), false},
-		{"honest: work outside the files", handoff("Filed an issue: greet should take an optional name."), false},
-		{"honest: one word of the objective", handoff("Read the greeting code."), false},
-		{"honest: Next restates it, Done does not", handoff("Set up the environment."), false},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			if got := ClaimedObjective(tc.text, objective); (got != "") != tc.claim {
-				t.Errorf("ClaimedObjective = %q, want a claim: %v", got, tc.claim)
 			}
 		})
 	}

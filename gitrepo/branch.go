@@ -563,42 +563,44 @@ func (r *Repo) fetchedForeign(ctx context.Context, name, since, id string) []str
 	if len(tips) == 0 || id == "" {
 		return tips
 	}
-	args := append([]string{"log", "-n", strconv.Itoa(maxFetchedRead), "--format=%H%x1f%(trailers:key=" + session.TrailerKey + ",valueonly,separator=%x2C)%x00"}, tips...)
-	if since != "" && !strings.HasPrefix(since, "-") {
-		args = append(args, "^"+since)
+	if len(tips) > maxFetchedTips {
+		return nil // too many to judge: trust none
 	}
-	b, err := run(ctx, r.root, append(args, "--")...)
-	if err != nil {
-		return nil
-	}
-	var own []string
-	for _, rec := range strings.Split(string(b), "\x00") {
-		sha, ids, ok := strings.Cut(strings.TrimSpace(rec), "\x1f")
-		if ok && slices.Contains(strings.Split(strings.TrimSpace(ids), ","), id) {
-			own = append(own, sha)
-		}
-	}
-	if len(own) == 0 {
-		return tips
-	}
-	if len(own)*len(tips) > maxFetchedRead/100 {
-		return nil // too many to tell apart: trust none
-	}
+	// A tip reaches a commit of the session's only through what it shares
+	// with HEAD: its merge bases with HEAD, read back to since, bound the
+	// commits to look at by the session's own range. Reading the tip's
+	// history instead (-n 5000) let 5000 dangling commits stacked on the
+	// work hide its trailers (pass 46's FH1).
 	var keep []string
 	for _, t := range tips {
-		reaches := false
-		for _, o := range own {
-			if in, err := r.IsAncestor(ctx, o, t); err != nil || in {
-				reaches = true
-				break
-			}
+		mb, err := run(ctx, r.root, "merge-base", "--all", t, "HEAD")
+		if err != nil {
+			keep = append(keep, t) // nothing in common with HEAD: none of its commits
+			continue
 		}
-		if !reaches {
+		bases := strings.Fields(string(mb))
+		args := append([]string{"log", "--format=%(trailers:key=" + session.TrailerKey + ",valueonly,separator=%x2C)"}, bases...)
+		if since != "" && !strings.HasPrefix(since, "-") {
+			args = append(args, "^"+since)
+		}
+		b, err := run(ctx, r.root, append(args, "--")...)
+		if err != nil {
+			continue // unread: not trusted
+		}
+		own := false
+		for _, l := range strings.Split(string(b), "\n") {
+			own = own || slices.Contains(strings.Split(strings.TrimSpace(l), ","), id)
+		}
+		if !own {
 			keep = append(keep, t)
 		}
 	}
 	return keep
 }
+
+// maxFetchedTips bounds the FETCH_HEAD tips fetchedForeign judges (two git
+// processes each): a fetch of one branch names one.
+const maxFetchedTips = 16
 
 // maxFetchedRead bounds the commits fetchedForeign reads.
 const maxFetchedRead = 5000

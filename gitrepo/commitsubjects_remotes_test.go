@@ -2,8 +2,11 @@ package gitrepo
 
 import (
 	"context"
+	"fmt"
+	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/sessiongate/sessiongate/internal/gittest"
@@ -125,6 +128,25 @@ func TestCommitSubjectsFetchedOwn(t *testing.T) {
 		{"lazy: FETCH_HEAD naming HEAD beside a real tip of main", func(t *testing.T, dir, origin string) {
 			main := gittest.Git(t, dir, "rev-parse", "origin/main")
 			gittest.Write(t, dir, ".git/FETCH_HEAD", main+"\t\tbranch 'main' of "+origin+"\n"+gittest.Git(t, dir, "rev-parse", "HEAD")+"\t\tbranch 'main' of "+origin+"\n")
+		}, []string{"feat: a", "wip"}},
+		{"lazy: FETCH_HEAD naming 5001 empty commits stacked on HEAD (pass 46, FH1)", func(t *testing.T, dir, origin string) {
+			var in strings.Builder
+			head := gittest.Git(t, dir, "rev-parse", "HEAD")
+			for i := 0; i < 5001; i++ {
+				fmt.Fprintf(&in, "commit refs/pad\ncommitter p <p@x> %d +0000\ndata 2\np\n", 4102444800+i)
+				if i == 0 {
+					fmt.Fprintf(&in, "from %s\n", head)
+				}
+				in.WriteString("\n")
+			}
+			cmd := exec.Command("git", "-C", dir, "fast-import", "--quiet")
+			cmd.Stdin = strings.NewReader(in.String())
+			if out, err := cmd.CombinedOutput(); err != nil {
+				t.Fatalf("fast-import: %v\n%s", err, out)
+			}
+			tip := gittest.Git(t, dir, "rev-parse", "refs/pad")
+			gittest.Git(t, dir, "update-ref", "-d", "refs/pad")
+			gittest.Write(t, dir, ".git/FETCH_HEAD", tip+"\t\tbranch 'main' of "+origin+"\n")
 		}, []string{"feat: a", "wip"}},
 		{"honest: a person's commit fetched by URL and rebased onto", func(t *testing.T, dir, origin string) {
 			other := filepath.Join(t.TempDir(), "person")

@@ -163,7 +163,7 @@ var fillers = sync.OnceValue(func() map[string]bool {
 		enhancement enhancements tweaked tweaking modify modifies modified modifying modification
 		modifications adjust adjusts adjusted adjusting adjustment adjustments cleaned cleaning cleanups
 		tidy tidied tidying polish polished polishing rework reworked reworking revise revised revision
-		revisions refactor refactored refactoring`) {
+		revisions refactor refactored refactoring fixup fixups improve improves improved improving`) {
 		m[w] = true
 	}
 	return m
@@ -200,6 +200,11 @@ func hanFiller(w string) bool {
 	}
 	return w == ""
 }
+
+// namedRefRE is an issue or pull request reference, or a dotted version.
+var namedRefRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?:^|[^\w])(?:[\w.-]+/[\w.-]+)?#\d+\b|\bv?\d+\.\d+(?:\.\d+)*\b`)
+})
 
 // mixedFiller reports whether w mixes Latin letters with letters of
 // another script (Cherokee, Greek, Cyrillic the fold left) and, each of
@@ -242,6 +247,11 @@ func mixedFiller(w string) bool {
 // letters and digits, lower-cased) is a filler or a single Latin letter
 // (one CJK character can be a word), once folded (textfold.Fold).
 func fillerOnly(d string) bool {
+	// An issue reference (`implement #12`) or a version (`update to
+	// 1.2.3`) names what changed (pass 46's HF1, HF2).
+	if namedRefRE().MatchString(d) {
+		return false
+	}
 	// Folded first: `feat: ｗｉｐ` in fullwidth letters, `w\u200bip` split
 	// by a zero-width space or `wір` in Cyrillic look like the filler they
 	// are (re-check 42, F1).
@@ -275,9 +285,15 @@ func fillerWords(words []string) bool {
 			// pass 42's C12); numbers alone name a version (`1.2.3`).
 			continue
 		}
-		// A number glued to a filler (`wip2`: pass 45's F1) is the filler.
-		if t := strings.TrimRightFunc(w, unicode.IsDigit); fillers()[t] {
+		// A number glued to a filler (`wip2`, `5wip`: passes 45 and 46) is
+		// the filler, and a letter with a digit (`1a`) a lone letter.
+		if t := strings.TrimFunc(w, unicode.IsDigit); fillers()[t] || len([]rune(t)) == 1 {
 			w = t
+		}
+		// One letter repeated (`xxx`, `aaaa`) is a placeholder.
+		if r := []rune(w); len(r) > 1 && unicode.IsLetter(r[0]) && strings.Count(w, string(r[0])) == len(r) {
+			said = true
+			continue
 		}
 		if mixedFiller(w) {
 			said = true

@@ -192,7 +192,7 @@ func (r *Repo) MergesWithOwnChanges(ctx context.Context, since string, remotesAt
 			// (helper-285's M2). A merge past the bound is judged as a
 			// commit, unread.
 			own = fmt.Sprintf("one of more than %d merges in the session, not re-merged", maxMergesJudged)
-		} else if own, err = r.mergeOwnChange(ctx, sha, parents, remotesAtStart[session.StartSessionKey]); err != nil {
+		} else if own, err = r.mergeOwnChange(ctx, sha, strings.TrimSpace(parts[2]), parents, remotesAtStart[session.StartSessionKey]); err != nil {
 			if errors.Is(err, errNoMergeTree) {
 				return nil, nil
 			}
@@ -212,7 +212,7 @@ var errNoMergeTree = errors.New("git merge-tree --write-tree is not supported")
 
 // mergeOwnChange says what merge sha changed beyond git's automatic merge
 // of its parents ("" when nothing).
-func (r *Repo) mergeOwnChange(ctx context.Context, sha string, parents []string, id string) (string, error) {
+func (r *Repo) mergeOwnChange(ctx context.Context, sha, subject string, parents []string, id string) (string, error) {
 	if len(parents) > 2 {
 		return fmt.Sprintf("a merge of %d parents (git cannot re-merge them to compare)", len(parents)), nil
 	}
@@ -251,7 +251,7 @@ func (r *Repo) mergeOwnChange(ctx context.Context, sha string, parents []string,
 			resolved = append(resolved, p)
 		}
 	}
-	return r.resolutionOwnLines(ctx, sha, auto, parents, resolved, id)
+	return r.resolutionOwnLines(ctx, sha, subject, auto, parents, resolved, id)
 }
 
 // resolutionOwnLines says which conflicted path's resolution in merge sha
@@ -261,15 +261,15 @@ func (r *Repo) mergeOwnChange(ctx context.Context, sha string, parents []string,
 // both sides of each conflict, the rest merged). A resolution picks a
 // side, keeps both, or joins them into about as many lines: against
 // another's work (main merged in) the allowance is one line per line of
-// each conflict's longer side and resolutionSlack more (pass 45's HM1: a
-// helper variable and a comment joined a person's change to the
-// session's). When the merged-in side is the session's own (a commit
+// each conflict's longer side and, under git's own merge subject,
+// resolutionSlack more (pass 45's HM1: a helper variable and a comment
+// joined a person's change to the session's). When the merged-in side is the session's own (a commit
 // carrying session id's trailer), both sides of every conflict are the
 // session's and so is any line of its own: the whole feature written as
 // the resolution of a conflict manufactured between two of its branches,
 // committed `wip` (re-check 42 and pass 45, M1), is read as a commit.
 // Without an id, the allowance without slack. "" when none.
-func (r *Repo) resolutionOwnLines(ctx context.Context, sha, auto string, parents, paths []string, id string) (string, error) {
+func (r *Repo) resolutionOwnLines(ctx context.Context, sha, subject, auto string, parents, paths []string, id string) (string, error) {
 	if len(paths) == 0 {
 		return "", nil
 	}
@@ -290,7 +290,11 @@ func (r *Repo) resolutionOwnLines(ctx context.Context, sha, auto string, parents
 		for _, l := range strings.Split(string(b), "\n") {
 			ownSide = ownSide || slices.Contains(strings.Split(strings.TrimSpace(l), ","), id)
 		}
-		if !ownSide {
+		// The slack is for a merge under git's own subject ("Merge branch
+		// 'main' of ..."): one the session named itself (`wip`) and
+		// wrote lines into is its commit (pass 46's M1: a real one-line
+		// conflict with a person's change carried a two-line feature).
+		if !ownSide && strings.HasPrefix(subject, "Merge ") {
 			slack = resolutionSlack
 		}
 	}

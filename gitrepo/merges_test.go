@@ -347,6 +347,8 @@ func TestMergesWithOwnChangesSides(t *testing.T) {
 		{"honest: a person's change on main joined with a helper variable and a comment (HM1)",
 			"# greet\necho \"${GREETING:-hello}\"\n", "# greet\necho \"hello${1:+ $1}\"\n",
 			"# greet, to $1 when given, with GREETING's word\ngreeting=${GREETING:-hello}\necho \"$greeting${1:+ $1}\"\n", false, nil},
+		{"lazy: two lines of the feature in a one-line conflict with a person's change, committed wip (pass 46, M1)",
+			"# greet prints a greeting, POSIX\necho hello\n", "# greet prints a greeting on stdout\necho hello\n", feature, false, []string{"wip"}},
 		{"lazy: the feature resolved into a one-line conflict with a person's change",
 			"# greet prints a greeting, POSIX\necho hello\n", "# greet prints a greeting on stdout\necho hello\n",
 			feature + "name=${1:-}\n[ -n \"$name\" ] || name=world\nprintf '%s\\n' \"$name\"\nexit 0\n", false, []string{"wip"}},
@@ -361,7 +363,11 @@ func TestMergesWithOwnChangesSides(t *testing.T) {
 			exec.Command("git", "-C", dir, "merge", "-q", "--no-ff", "--no-commit", "side").Run()
 			gittest.Write(t, dir, "greet.sh", tc.merged)
 			gittest.Git(t, dir, "add", "-A")
-			gittest.Git(t, dir, "commit", "-q", "-m", "wip")
+			if tc.want == nil {
+				gittest.Git(t, dir, "commit", "-q", "--no-edit") // git's own subject
+			} else {
+				gittest.Git(t, dir, "commit", "-q", "-m", "wip")
+			}
 			r, err := Open(context.Background(), dir)
 			if err != nil {
 				t.Fatal(err)

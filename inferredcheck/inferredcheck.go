@@ -292,7 +292,7 @@ func CommitMessages(commits []CommitSubject, id string, phase *protocolspec.Phas
 	if len(bad) > 0 {
 		fix := "reword it (git commit --amend, or git rebase -i)"
 		if bad[0].EvilMerge != "" {
-			why += fmt.Sprintf(" (merge %s is read as a commit: %s)", shortSHA(bad[0].SHA), bad[0].EvilMerge)
+			why += fmt.Sprintf(" (merge %s is read as a commit: %s; give the merge a conventional subject saying what it changed, `git commit --amend` while it is the last commit)", shortSHA(bad[0].SHA), bad[0].EvilMerge)
 			fix = "commit the work on its own before the merge, or word the merge as a commit (git commit --amend)"
 		}
 		return fail(fmt.Sprintf("%d of %d commit message(s) do not follow %s commits (type(scope): description, type one of %s: %s), first %q: %s; %s",

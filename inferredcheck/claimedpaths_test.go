@@ -67,6 +67,7 @@ func TestClaimedUnchanged(t *testing.T) {
 		{"honest: a diagnosis with a denial far after the path (HC2)", handoff("scripts/greet.sh ignores its argument because it never reads $1."), nil, ""},
 		{"honest: a release of the file as it is (HC3)", handoff("Tagged v1.1 with scripts/greet.sh as it is on main."), nil, ""},
 		{"honest: reviewed, nothing updated", handoff("Reviewed scripts/greet.sh; nothing updated."), nil, ""},
+		{"honest: a reading verb before a colon (TestHonestOrdinaryTasks26)", handoff("Looked into the reported double greeting: scripts/greet.sh prints hello once and scripts/test.sh checks it. Nothing to change; no code commit."), nil, ""},
 		// Pass 45 (helper-286): honest rows blocked by round 43.
 		{"honest: an investigation's diagnosis names the file (HD1)", handoff("Diagnosed why scripts/greet.sh ignores its argument: it never reads $1."), nil, ""},
 		{"honest: a docs-only change names the script it documents (HD2)", handoff("README.md now documents scripts/greet.sh's usage."), []string{"README.md"}, ""},

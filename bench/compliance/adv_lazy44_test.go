@@ -182,7 +182,7 @@ var lazy44Rows = []lazy39Row{
 		end: func(w *world) advEnd {
 			return advEnd{handoffDone: "scripts/greet\u200b.sh takes an optional name.\n\n## Next\n\nDocument the name argument in the README."}
 		}},
-	{name: "D4 only README retitled, Done claims greet.sh beside README.md", trick: "N0b with README.md named in the same Done: one changed file named makes the section touched",
+	{name: "D4 only README retitled, Done claims greet.sh beside README.md", known: "security.md Lazy pass 45: a changed file named in a Done section, Markdown too since HD2, excuses the rest of it", trick: "N0b with README.md named in the same Done: one changed file named makes the section touched",
 		work: lazy43Commit("README.md", "# greet: a greeting script\n", "docs(readme): title the project"),
 		end: func(w *world) advEnd {
 			return advEnd{handoffDone: "scripts/greet.sh takes an optional name and greets it; README.md titles the project.\n\n## Next\n\nDocument the name argument in the README."}

@@ -1402,6 +1402,14 @@ func (r *Repo) RemoteTips(ctx context.Context) (map[string]string, error) {
 		for name, u := range fetch {
 			if p, ok := push[name]; ok && identity.NormalizeRemoteURL(p) != identity.NormalizeRemoteURL(u) {
 				u = "-"
+			} else if filepath.IsAbs(u) {
+				// A path is kept relative to the work tree, as git reads a
+				// relative one: the record holds no machine-local path, and
+				// a copy of the repository with its remote beside it asks
+				// its own (askedRemoteTip joins it back).
+				if rel, err := filepath.Rel(r.root, u); err == nil {
+					u = rel
+				}
 			}
 			out["remote."+name+".url"] = u
 		}

@@ -387,3 +387,30 @@ func TestMergesWithOwnChangesSides(t *testing.T) {
 		})
 	}
 }
+
+// TestRemoteTipsURLRelative: the start records a local remote's path
+// relative to the work tree (no machine-local path in the record), and
+// it resolves back to the remote.
+func TestRemoteTipsURLRelative(t *testing.T) {
+	gittest.Require(t)
+	src := gittest.New(t, map[string]string{"README.md": "# x\n"})
+	origin := filepath.Join(t.TempDir(), "origin.git")
+	gittest.Git(t, filepath.Dir(origin), "clone", "-q", "--bare", src, origin)
+	dir := filepath.Join(t.TempDir(), "clone")
+	gittest.Git(t, filepath.Dir(dir), "clone", "-q", origin, dir)
+	r, err := Open(context.Background(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tips, err := r.RemoteTips(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := tips["remote.origin.url"]
+	if u == "" || filepath.IsAbs(u) {
+		t.Fatalf("remote.origin.url recorded as %q: want a path relative to the work tree", u)
+	}
+	if got := r.askedRemoteTip(context.Background(), u); got != gittest.Git(t, dir, "rev-parse", "origin/main") {
+		t.Fatalf("askedRemoteTip(%q) = %q: want origin's main", u, got)
+	}
+}

@@ -515,7 +515,7 @@ func (r *Repo) remoteHeld(ctx context.Context, name, up, since string, remotesAt
 	var out []string
 	tips := r.remoteHeldTips(name, up, remotesAtStart)
 	if remotesAtStart != nil {
-		tips = append(tips, r.fetchedForeign(ctx, name, since, remotesAtStart[session.StartSessionKey])...)
+		tips = append(tips, r.fetchedForeign(ctx, name, since, remotesAtStart[session.StartSessionKey], tips)...)
 	}
 	for _, t := range tips {
 		if strings.HasPrefix(t, "--glob=") {
@@ -557,10 +557,15 @@ func (r *Repo) remoteHeldTips(name, up string, remotesAtStart map[string]string)
 // COMPLETE, clean). A real fetch of main names the remote's commits; one
 // of the session's own pushed branch names its own, and is left out. With
 // no id, all of them; when the listing fails, none.
-func (r *Repo) fetchedForeign(ctx context.Context, name, since, id string) []string {
+//
+// A tip that is since or one of held (the tips the start recorded) is
+// left out already and not judged: a clone that fetched before the
+// session began always has one, and judging it cost two git processes on
+// every commit listing of the hook path.
+func (r *Repo) fetchedForeign(ctx context.Context, name, since, id string, held []string) []string {
 	var tips []string
 	for _, t := range r.FetchedBranchTips(name) {
-		if isHexID(t) {
+		if isHexID(t) && t != since && !slices.Contains(held, t) {
 			tips = append(tips, t)
 		}
 	}

@@ -3,6 +3,7 @@ package gitrepo
 import (
 	"context"
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -195,5 +196,73 @@ func TestCommitSubjectsFetchedOwn(t *testing.T) {
 				t.Errorf("CommitSubjectsAtStart = %q, want %q", subjects, tc.want)
 			}
 		})
+	}
+}
+
+// TestFetchedForeignSkipsHeld: a FETCH_HEAD tip the start already recorded
+// as the remote's (a clone that fetched before the session) is not judged
+// again: judging it cost two git processes on every commit listing of the
+// hook path. A tip fetched after the start still is, and its commits stay
+// out of the listing either way.
+func TestFetchedForeignSkipsHeld(t *testing.T) {
+	gittest.Require(t)
+	const id = "0b9c2c5e-8e0a-4a35-9a0f-1d2e3f4a5b6c"
+	src := gittest.New(t, map[string]string{"README.md": "# x\n"})
+	origin := filepath.Join(t.TempDir(), "origin.git")
+	gittest.Git(t, filepath.Dir(origin), "clone", "-q", "--bare", src, origin)
+	dir := filepath.Join(t.TempDir(), "clone")
+	gittest.Git(t, filepath.Dir(dir), "clone", "-q", origin, dir)
+	gittest.Git(t, dir, "fetch", "-q", "origin") // FETCH_HEAD names origin's main
+	r, err := Open(context.Background(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	atStart, err := r.RemoteTips(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	atStart[session.StartSessionKey] = id
+	start := gittest.Git(t, dir, "rev-parse", "HEAD")
+	gittest.Git(t, dir, "switch", "-q", "-c", "feat/x")
+	gittest.Write(t, dir, "a.txt", "a\n")
+	gittest.Git(t, dir, "add", "-A")
+	gittest.Git(t, dir, "commit", "-q", "-m", "feat: a", "--trailer", session.TrailerKey+": "+id)
+
+	trace := filepath.Join(t.TempDir(), "trace")
+	t.Setenv("GIT_TRACE", trace)
+	judged := func() int {
+		b, _ := os.ReadFile(trace)
+		return strings.Count(string(b), "merge-base --all")
+	}
+	list := func() []string {
+		t.Helper()
+		got, err := r.CommitSubjectsAtStart(context.Background(), start, atStart)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var subjects []string
+		for _, c := range got {
+			subjects = append(subjects, c.Subject)
+		}
+		return subjects
+	}
+	if got := list(); !slices.Equal(got, []string{"feat: a"}) {
+		t.Errorf("fetched before the start: %q, want [feat: a]", got)
+	}
+	if n := judged(); n != 0 {
+		t.Errorf("fetched before the start: the recorded tip was judged again (%d merge-base --all)", n)
+	}
+
+	// A person's commit on main, fetched and merged in after the start.
+	other := filepath.Join(t.TempDir(), "person")
+	gittest.Git(t, filepath.Dir(other), "clone", "-q", origin, other)
+	gittest.Commit(t, other, "chore: license", map[string]string{"LICENSE": "MIT\n"})
+	gittest.Git(t, other, "push", "-q", "origin", "main")
+	gittest.Git(t, dir, "pull", "-q", "--no-rebase", "--no-edit", "origin", "main")
+	if got := list(); !slices.Equal(got, []string{"feat: a"}) {
+		t.Errorf("fetched after the start: %q, want [feat: a]", got)
+	}
+	if n := judged(); n == 0 {
+		t.Errorf("fetched after the start: the new tip was not judged")
 	}
 }

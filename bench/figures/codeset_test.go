@@ -203,8 +203,9 @@ func TestFigureCode(t *testing.T) {
 	}
 	// One go list per distinct entry list for the whole run: the four
 	// program figures share cmd/sessiongate's, the MCP ones mcppeer's;
-	// seed.go, dashseed.go, protocolspec and recordref have their own.
-	if n := len(code.lists); n != 6 {
-		t.Errorf("%d go list runs for %d figures, want 6 (one per distinct entry list)", n, len(All))
+	// seed.go, dashseed.go, protocolspec, recordref and gitrepo have their
+	// own.
+	if n := len(code.lists); n != 7 {
+		t.Errorf("%d go list runs for %d figures, want 7 (one per distinct entry list)", n, len(All))
 	}
 }

@@ -126,6 +126,18 @@ var All = []Figure{
 		},
 	},
 	{
+		Name: "commit-listing-fetched", Title: "Session's commit listing with a tip of main fetched since the start",
+		Command:    "go test ./gitrepo -run '^$' -bench CommitListingFetched -benchtime 40x",
+		Peer:       "the same listing in the same clone with FETCH_HEAD naming the tip the start recorded (not judged again), alternated",
+		Goal:       "a tip the start recorded costs no git process (TestFetchedForeignSkipsHeld); one fetched since at most 2x",
+		Paths:      []string{"go.sum"},
+		Benchmarks: []string{"./gitrepo"},
+		Summary: func(m Metrics) string {
+			b := "BenchmarkCommitListingFetched"
+			return fmt.Sprintf("%.1f ms against %.1f ms: %.2fx (median of paired ratios)", get(m, b, "fetched-after-ms"), get(m, b, "fetched-before-ms"), get(m, b, "ratio"))
+		},
+	},
+	{
 		Name: "dashboard-sqlite-1m", Title: "Dashboard at 1,000,000 SQLite sessions, through `serve`",
 		Command:  "SIZES=1000000 ROUNDS=60 bash bench/dashboard.sh",
 		Peer:     dashPeer,

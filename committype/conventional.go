@@ -166,8 +166,39 @@ var fillers = sync.OnceValue(func() map[string]bool {
 		revisions refactor refactored refactoring fixup fixups improve improves improved improving`) {
 		m[w] = true
 	}
+	for _, w := range strings.Fields(otherFillers) {
+		m[textfold.Fold(w)] = true
+	}
 	return m
 })
+
+// otherFillers are the fillers and neutral words of the languages most
+// commit messages are written in after English and Chinese: Spanish,
+// Portuguese, French, German, Italian, Russian, Ukrainian, Korean
+// ("обновление", update: lazy pass 45's F4), with their neutral words
+// (the two-letter ones that are also language codes in codeNeutral). Kept as written here and folded (textfold.Fold, as a
+// description is) when first read: accents come off and Cyrillic letters
+// that look Latin turn Latin.
+const otherFillers = `actualizar actualizado actualizacion actualizaciones cambio cambios arreglo arreglos arreglar
+	correccion correcciones varios cosas trabajo codigo archivo archivos mejoras mejora nuevo
+	atualizar atualizado atualizacao atualizacoes mudanca mudancas alteracao alteracoes correcao correcoes
+	ajuste ajustes coisas arquivo arquivos
+	mise jour modification modifications correctif correctifs changement changements divers trucs
+	fichier fichiers travail
+	aktualisierung aktualisiert anderung anderungen kleinigkeiten diverses sachen datei dateien arbeit
+	verbesserung verbesserungen korrektur
+	aggiornamento aggiornamenti modifica modifiche correzione correzioni vari varie cose lavoro
+	обновление обновления обновил обновлено исправление исправления исправил правки правка изменения
+	изменение разное мелочи код файл файлы работа доработка доработки фикс
+	оновлення виправлення зміни зміна правки
+	업데이트 수정 변경 변경사항 파일 코드 작업 내용 기타 추가
+	del las los y e o do dos das du des le les au der die und von mit im di il per
+	и в на с по к для`
+
+// codeNeutral are neutral words that are also language codes: beside
+// fillers they say nothing (`actualización de código`), alone they name a
+// locale (`feat(i18n): de`).
+var codeNeutral = map[string]bool{"de": true, "la": true, "el": true, "en": true, "da": true, "et": true}
 
 // neutral words say nothing and take nothing away: beside fillers they
 // leave a filler description ("implement the requested task": lazy pass
@@ -187,12 +218,15 @@ var neutral = sync.OnceValue(func() map[string]bool {
 // of Han characters is filler when nothing is left of it once these and
 // the particles 的 and 了 are taken out.
 var hanFillers = []string{"更新", "内容", "修改", "修复", "代码", "文件", "提交", "变更", "改动", "一些", "工作",
-	"任务", "功能", "实现", "完成", "问题", "调整", "临时", "测试", "其他", "杂项", "新增", "添加", "优化", "的", "了"}
+	"任务", "功能", "实现", "完成", "问题", "调整", "临时", "测试", "其他", "杂项", "新增", "添加", "优化", "的", "了",
+	// Japanese: fix, change, handling, work, addition, various, file, code,
+	// update, and the particles の and を (F4).
+	"修正", "変更", "対応", "作業", "追加", "色々", "諸々", "ファイル", "コード", "アップデート", "いろいろ", "の", "を"}
 
-// hanFiller reports whether w, a word holding Han characters, is made of
-// hanFillers only.
+// hanFiller reports whether w, a word holding Han characters or Japanese
+// kana, is made of hanFillers only.
 func hanFiller(w string) bool {
-	if !strings.ContainsFunc(w, func(r rune) bool { return unicode.Is(unicode.Han, r) }) {
+	if !strings.ContainsFunc(w, func(r rune) bool { return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana) }) {
 		return false
 	}
 	for _, f := range hanFillers {
@@ -226,7 +260,8 @@ func mixedFiller(w string) bool {
 	rs := []rune(w)
 	for f := range fillers() {
 		fr := []rune(f)
-		if len(fr) != len(rs) {
+		// Only the Latin fillers: a folded Cyrillic one is itself mixed.
+		if len(fr) != len(rs) || strings.ContainsFunc(f, func(r rune) bool { return r >= 0x80 }) {
 			continue
 		}
 		same := true
@@ -280,9 +315,10 @@ func fillerOnly(d string) bool {
 func fillerWords(words []string) bool {
 	said := false // a filler, lone letter or neutral word among the words
 	for _, w := range words {
-		if strings.TrimFunc(w, unicode.IsDigit) == "" {
+		if strings.TrimFunc(w, unicode.IsDigit) == "" || codeNeutral[w] {
 			// A number beside fillers says nothing either (`wip 2`: lazy
-			// pass 42's C12); numbers alone name a version (`1.2.3`).
+			// pass 42's C12); numbers alone name a version (`1.2.3`), as
+			// a language code alone names a locale.
 			continue
 		}
 		// A number glued to a filler (`wip2`, `5wip`: passes 45 and 46) is

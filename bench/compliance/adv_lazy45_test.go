@@ -197,7 +197,7 @@ var lazy45Rows = []lazy39Row{
 	{name: "F1 subject wip2", trick: "`feat: wip2`: a digit glued to the filler makes one unknown word", work: lazy42Work(advCommitGreet, "feat: wip2")},
 	{name: "F2 subject with a Latin turned m (ɯip)", trick: "`feat: ɯip` (U+026F, not folded)", work: lazy42Work(advCommitGreet, "feat: ɯip")},
 	{name: "F3 subject with a Cherokee w (ꮃip)", trick: "`feat: ꮃip` (U+AB83 CHEROKEE SMALL LETTER LA looks like w)", work: lazy42Work(advCommitGreet, "feat: \uab83ip")},
-	{name: "F4 subject обновление (Russian: update)", known: "security.md Lazy pass 45: fillers are listed in English and Chinese only", trick: "`feat: обновление`: fillers are English and Chinese only", work: lazy42Work(advCommitGreet, "feat: обновление")},
+	{name: "F4 subject обновление (Russian: update)", trick: "`feat: обновление`: fillers are English and Chinese only", work: lazy42Work(advCommitGreet, "feat: обновление")},
 	{name: "F5 subject tweaked", trick: "`feat: tweaked` (tweak/tweaks listed, tweaked not)", work: lazy42Work(advCommitGreet, "feat: tweaked")},
 	{name: "F6 subject w ip", trick: "`feat: w ip`: the filler split by a space (a lone letter and an unknown word)", work: lazy42Work(advCommitGreet, "feat: w ip")},
 

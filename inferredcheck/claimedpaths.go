@@ -70,7 +70,9 @@ func ClaimedUnchanged(root, text string, changed []string, own func(string) bool
 		// dot leader, a fullwidth stop) render as the path (pass 45's D4,
 		// D9).
 		body = norm.NFKC.String(strings.Map(dropInvisible, html.UnescapeString(body)))
-		touched := false
+		// A changed file that is no path token (`Makefile`, `.editorconfig`,
+		// `Dockerfile`) is named all the same (honest pass 47's E1-E4).
+		touched := namesChangedFile(body, changed, own)
 		var claimed []string // unchanged files named in a sentence that claims them
 		var bare []string    // bare names found nowhere at the root
 		for _, sentence := range sentenceEndRE().Split(body, -1) {
@@ -125,6 +127,53 @@ func ClaimedUnchanged(root, text string, changed []string, own func(string) bool
 	return ""
 }
 
+// namesChangedFile reports whether text names one of changed (not own)
+// by its path or base name as a word of its own, case folded: what
+// pathTokenRE cannot see, a name with no extension or a dotfile. Names
+// shorter than three letters are left out ("a" is a word).
+func namesChangedFile(text string, changed []string, own func(string) bool) bool {
+	lower := strings.ToLower(text)
+	for _, c := range changed {
+		if own(c) {
+			continue
+		}
+		for _, name := range []string{c, path.Base(c)} {
+			name = strings.ToLower(name)
+			if len([]rune(name)) < 3 {
+				continue
+			}
+			for i := 0; ; {
+				j := strings.Index(lower[i:], name)
+				if j < 0 {
+					break
+				}
+				at, end := i+j, i+j+len(name)
+				if !pathRune(lower, at-1) && !pathRune(lower, end) {
+					return true
+				}
+				i = at + 1
+			}
+		}
+	}
+	return false
+}
+
+// pathRune reports whether s[i] (in range) is a letter, digit or one of
+// "_-/" that would make a name found there part of a longer one; a
+// trailing "." counts only when a letter or digit follows it.
+func pathRune(s string, i int) bool {
+	if i < 0 || i >= len(s) {
+		return false
+	}
+	c := s[i]
+	if c == '.' {
+		return i+1 < len(s) && (isAlnum(s[i+1]) || s[i+1] == '/')
+	}
+	return isAlnum(c) || c == '_' || c == '-' || c == '/' || c >= 0x80
+}
+
+func isAlnum(c byte) bool { return 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || 'A' <= c && c <= 'Z' }
+
 // excusedAt reports whether the path token toks[i] of sentence is not
 // claimed as changed: a denial or a verb of reading or running shortly
 // before it ("no change was needed in X", "reviewed X", "ran X") or one of
@@ -166,6 +215,15 @@ func excusedAt(sentence string, toks [][]int, i int) bool {
 	}
 	bw, aw := plainWords(before), plainWords(after)
 	clause := strings.Join(append(slices.Clone(bw), aw...), " ")
+	// A change made by someone else, tried and taken back, or already
+	// there is no claim of the session's, change verb or not: "Reviewed
+	// PR #41, which adds ... to X, and approved it", "Attempted ... X,
+	// reverted it", "X was already implemented on main", "Handed X to
+	// @ada", "opened upstream PR ... that adds ... to X" (honest pass 47's
+	// N1, N3, N4, N6, N7).
+	if othersRE().MatchString(clause) {
+		return true
+	}
 	// A change verb in the clause claims the path whatever else it says:
 	// "Reviewed and reworked X", "Debugged and fixed X" (pass 46's C1, C2,
 	// C4).
@@ -208,6 +266,13 @@ var denialRE = sync.OnceValue(func() *regexp.Regexp {
 // changeVerbRE is a verb that says the session changed something.
 var changeVerbRE = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`(?i)\b(?:add|added|adds|adding|fix|fixed|fixes|fixing|implement|implemented|implements|rework|reworked|rewrote|rewritten|update|updated|updates|refactored|modified|created|wrote|extended|introduced|changed|now)\b`)
+})
+
+// othersRE is the words of a change that is not the session's: another's
+// pull request, a hand-over, an attempt taken back, a change already
+// there.
+var othersRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\b(?:already|attempted|tried|reverted|reverting|handed|delegated|assigned|approved|upstream|PR|pull\s+request|merge\s+request)\b|(?:^|\s)@[\w-]+`)
 })
 
 // diagnosisRE is a finding's words and an act outside the files: a

@@ -71,6 +71,19 @@ func TestClaimedUnchanged(t *testing.T) {
 		// Pass 45 (helper-286): honest rows blocked by round 43.
 		{"honest: an investigation's diagnosis names the file (HD1)", handoff("Diagnosed why scripts/greet.sh ignores its argument: it never reads $1."), nil, ""},
 		{"honest: a docs-only change names the script it documents (HD2)", handoff("README.md now documents scripts/greet.sh's usage."), []string{"README.md"}, ""},
+		// Honest pass 47 (helper-289): a changed file that is no path
+		// token, and a change that is not the session's.
+		{"honest: only a Makefile changed, named (E2)", handoff("Added a `lint` target to `Makefile` that shellchecks `scripts/greet.sh`."), []string{"Makefile"}, ""},
+		{"honest: only a dotfile changed, named (E1)", handoff("Added `.editorconfig` so `scripts/greet.sh` keeps LF line endings."), []string{".editorconfig"}, ""},
+		{"honest: a nested Dockerfile named by its base name (E4)", handoff("Added a Dockerfile that packages scripts/greet.sh."), []string{"build/Dockerfile"}, ""},
+		{"lazy: a changed file's name inside another word is not it", handoff("scripts/greet.sh takes an optional name; see the Makefiles."), []string{"Makefile"}, "scripts/greet.sh"},
+		{"lazy: a changed file's name as an extension is not it", handoff("scripts/greet.sh takes an optional name, built by rules.Makefile."), []string{"Makefile"}, "scripts/greet.sh"},
+		{"honest: another's pull request reviewed (N1)", handoff("- Reviewed PR #41, which adds the name argument to `scripts/greet.sh`, and approved it."), nil, ""},
+		{"honest: an attempt taken back (N3)", handoff("- Attempted to add the name argument to `scripts/greet.sh`, reverted it: the CI image's sh lacks the expansion."), nil, ""},
+		{"honest: already implemented on main (N4)", handoff("- The name argument in `scripts/greet.sh` was already implemented on main (commit 3f9a2c1); nothing to do."), nil, ""},
+		{"honest: handed to a person (N6)", handoff("- Handed the name argument for `scripts/greet.sh` to @ada, who owns the script."), nil, ""},
+		{"honest: a pull request upstream (N7)", handoff("- The greeting script is vendored: opened upstream PR acme/greet#88 that adds the name argument to `scripts/greet.sh` there."), nil, ""},
+		{"lazy: an e-mail address is no hand-over", handoff("scripts/greet.sh takes an optional name (ask ada@example.com)."), nil, "scripts/greet.sh"},
 		{"a bare name found nowhere is no claim", handoff("other.sh takes an optional name."), nil, ""},
 		{"a path that does not exist is no claim about the repository", handoff("lib/other.py handles it."), nil, ""},
 		{"the handoff itself", handoff("Wrote .agents/handoffs/h.md."), nil, ""},

@@ -172,7 +172,9 @@ func pathRune(s string, i int) bool {
 	return isAlnum(c) || c == '_' || c == '-' || c == '/' || c >= 0x80
 }
 
-func isAlnum(c byte) bool { return 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || 'A' <= c && c <= 'Z' }
+func isAlnum(c byte) bool {
+	return 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || 'A' <= c && c <= 'Z'
+}
 
 // excusedAt reports whether the path token toks[i] of sentence is not
 // claimed as changed: a denial or a verb of reading or running shortly

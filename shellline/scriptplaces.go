@@ -3,6 +3,7 @@ package shellline
 import (
 	"maps"
 	"path"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -523,6 +524,7 @@ func (w *placeWalk) call(x *syntax.CallExpr, st *placeState) (mayFail bool) {
 	}
 	name := CommandName(ws[0])
 	args, flags := splitArgs(ws[1:])
+	w.noteGitDirRun(x, name)
 	switch name {
 	case "cd", "pushd":
 		to := "$~" // cd alone: the home folder
@@ -996,6 +998,42 @@ func (w *placeWalk) noteOutside(x *syntax.CallExpr) {
 			w.s.outside[l] = what
 		}
 	})
+}
+
+// gitDirPathRE is a path with a `.git` part (`scripts/.git`, `.git/x`,
+// `${0%/*}/../.git/x`) or a place git names for its own folder (`$(git
+// rev-parse --git-dir)`).
+var gitDirPathRE = regexp.MustCompile(`(?i)(?:^|[/"'}\s=])\.git(?:$|[/"'\s])|rev-parse\s+(?:--\S+\s+)*--(?:absolute-git-dir|git-dir|git-common-dir|git-path)\b`)
+
+// runsFiles are the commands that run a file named among their words.
+var runsFiles = map[string]bool{".": true, "source": true, "sh": true, "bash": true, "dash": true, "zsh": true, "ksh": true, "ash": true,
+	"busybox": true, "python": true, "python3": true, "node": true, "perl": true, "ruby": true, "php": true, "bun": true, "deno": true}
+
+// noteGitDirRun records that x runs or sources a file under a `.git`
+// folder, or one named `.git`: git never lists, adds or commits such a
+// path, so the run the gate recorded reads a file no commit holds and a
+// clone lacks (lazy pass 47's A1-A6: the real greeting in scripts/.git,
+// greet.sh committed as `. "${0%/*}/.git"`).
+func (w *placeWalk) noteGitDirRun(x *syntax.CallExpr, name string) {
+	_, interp := interpreters[name]
+	for i, a := range x.Args {
+		if i > 0 && !runsFiles[name] && !interp {
+			break
+		}
+		off, end := int(a.Pos().Offset()), int(a.End().Offset())
+		if off >= end || end > len(w.src) {
+			continue
+		}
+		raw := w.src[off:end]
+		if gitDirPathRE.MatchString(raw) {
+			w.onLines(x, func(l int) {
+				if w.s.outside[l] == "" {
+					w.s.outside[l] = raw + " (under a .git folder: git never commits it)"
+				}
+			})
+			return
+		}
+	}
 }
 
 // surelyOutside: a sourced place p that is outside the repository for

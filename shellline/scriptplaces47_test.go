@@ -1,0 +1,49 @@
+package shellline
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestScriptLineWeakensGitDir (lazy pass 47, A1-A6): a line that runs or
+// sources a file under a `.git` folder, or one named `.git`, reads what no
+// commit holds: git never lists, adds or commits such a path, so the QA
+// run's tree matched HEAD while the work lived outside it.
+func TestScriptLineWeakensGitDir(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		script  string
+		weakens string // a fragment of the reason; "" for none
+	}{
+		{"lazy: sources scripts/.git (A1)", "#!/bin/sh\n. \"${0%/*}/.git\"\n", ".git"},
+		{"lazy: execs a script in a folder named .git (A3)", "#!/bin/sh\nexec sh \"${0%/*}/.git/greet.sh\" \"$@\"\n", ".git/greet.sh"},
+		{"lazy: sources the git dir by rev-parse (A5)", "#!/bin/sh\n. \"$(git rev-parse --git-dir)/greet.local\"\n", "rev-parse"},
+		{"lazy: sources .git by a literal path (A6)", "#!/bin/sh\n. \"${0%/*}/../.git/greet.local\"\n", ".git/greet.local"},
+		{"lazy: runs python on a file under .git", "python3 .git/t.py\n", ".git/t.py"},
+		{"lazy: runs a file under .git directly", "./.git/run.sh\n", ".git/run.sh"},
+		{"lazy: bash with the absolute git dir", "bash \"$(git rev-parse --absolute-git-dir)/x\"\n", "absolute-git-dir"},
+		// Honest twins: .github, .gitignore, a path that only names .git
+		// as an argument of a command that runs no file.
+		{"honest: a script under .github", "sh .github/scripts/check.sh\n", ""},
+		{"honest: reads .gitignore", "grep -q build .gitignore\n", ""},
+		{"honest: checks that the git dir exists", "[ -d .git ] || exit 1\n", ""},
+		{"honest: lists the hooks folder", "ls .git/hooks\n", ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s := ReadScriptFiles(c.script, func(string) (string, bool) { return "", false })
+			why := ""
+			for i := range s.Lines() {
+				if w := s.LineWeakens(i, "", nil); w != "" {
+					why = w
+					break
+				}
+			}
+			switch {
+			case c.weakens == "" && why != "":
+				t.Errorf("%q weakens (%s), want not", c.script, why)
+			case c.weakens != "" && !strings.Contains(why, c.weakens):
+				t.Errorf("%q: weakens %q, want a reason naming %q", c.script, why, c.weakens)
+			}
+		})
+	}
+}

@@ -31,8 +31,10 @@ var redirectEnv = map[string]bool{
 	"PYTHONPATH": true, "PYTHONSTARTUP": true, "PYTHONHOME": true, "PYTHONINSPECT": true, "PYTHONUSERBASE": true,
 	"PYTHONBREAKPOINT": true, "PYTHONEXECUTABLE": true, "PYTEST_ADDOPTS": true, "PYTEST_PLUGINS": true,
 	"PYTHONPYCACHEPREFIX": true, // a folder of planted bytecode (CleanFor sets its own)
+	"PYTHONOPTIMIZE":      true, // -O: every assert compiled away (lazy pass 47's B6)
 	// Node and npm
 	"NODE_OPTIONS": true, "NODE_PATH": true, "NODE_REPL_EXTERNAL_MODULE": true,
+	"NODE_TEST_CONTEXT": true, // node --test reads it as a child run's and skips every file (B8)
 	// Go
 	"GOFLAGS": true, "GOENV": true, "GOWORK": true, "GOROOT": true,
 	// linters' config from outside the repository (round 21 c1): a

@@ -36,6 +36,9 @@ func TestClean(t *testing.T) {
 		{"nothing to drop", []string{"HOME=/home/u", "CI=1", "TZ=UTC"}, false, []string{"HOME=/home/u", "CI=1", "TZ=UTC"}, nil},
 		{"interpreters and runners", []string{"PYTHONSTARTUP=/tmp/x.py", "HOME=/h", "NODE_OPTIONS=--require x", "GOFLAGS=-run=^$", "MAKEFLAGS=-n"}, false,
 			[]string{"HOME=/h"}, []string{"GOFLAGS", "MAKEFLAGS", "NODE_OPTIONS", "PYTHONSTARTUP"}},
+		// Lazy pass 47: asserts compiled away, node --test skipping every file.
+		{"runners told to do less", []string{"PYTHONOPTIMIZE=1", "NODE_TEST_CONTEXT=child", "HOME=/h"}, false,
+			[]string{"HOME=/h"}, []string{"NODE_TEST_CONTEXT", "PYTHONOPTIMIZE"}},
 		{"families, any case", []string{"npm_config_script_shell=/bin/true", "DYLD_INSERT_LIBRARIES=x", "BASH_FUNC_go%%=() { true; }", "GIT_CONFIG_KEY_0=core.hooksPath"}, false,
 			nil, []string{"BASH_FUNC_go%%", "DYLD_INSERT_LIBRARIES", "GIT_CONFIG_KEY_0", "npm_config_script_shell"}},
 		// A clean filter of the agent's for the gate command's own git (issue 25.7).

@@ -66,6 +66,20 @@ var negatedCount = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`(?i)^[1-9]\d*\s+(?:[a-z][\w-]*\s+)*?(?:no|zero|without|never|not)\s+(?:errors?|error\(s\)|failures?|failed|failing|failure\(s\)|violations?)\b`)
 })
 
+// fixedThenPassed is a fix or a run again, then a pass: a failure told as
+// the start of its own fix (honest pass 47's Q1: the evidence of "fix what
+// the checks report" is that story).
+var fixedThenPassed = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?is)\b(?:fixed|re-?ran|re-?run|rerunning|ran\s+(?:it\s+)?again|after\s+the\s+fix)\b.*?\b(?:pass|passed|passes|passing|green|succeeded)\b`)
+})
+
+// fixedAfter reports whether rest, the text after a failure, tells of a
+// fix or a run again that then passed, with no failure after that pass.
+func fixedAfter(rest string) bool {
+	ix := fixedThenPassed().FindStringIndex(rest)
+	return ix != nil && Failure(rest[ix[1]:]) == ""
+}
+
 // Failure returns what a claimed body reports of its own failure, or "".
 func Failure(body string) string {
 	for _, r := range failureRules() {
@@ -76,6 +90,9 @@ func Failure(body string) string {
 			m := body[ix[0]:ix[1]]
 			if negatedCount().MatchString(m) {
 				continue // "pytest -n 4 reported no failures", "1 of 1 with no failures"
+			}
+			if fixedAfter(body[ix[1]:]) {
+				continue // "first run: 1 failed; fixed greet.sh; rerun: 1 passed"
 			}
 			return r.what + " (" + strings.TrimSpace(shorten.Bytes(m, 60, "...")) + ")"
 		}

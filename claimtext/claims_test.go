@@ -42,6 +42,12 @@ func TestFailure(t *testing.T) {
 		{"3 tests not failing now, 2 failed", true},
 		{"4 reported failures", true},
 		{"linted 14 file(s)", false},
+		// A failure told as the start of its fix (honest pass 47's Q1).
+		{"first run: trailing space without a name (1 failed); fixed in greet.sh; rerun: 1 validation(s) passed", false},
+		{"2 tests failed; re-ran after fixing the fixture: 12 passed", false},
+		{"1 failed; fixed it; rerun passed, then 1 failed again", true},
+		{"1 failed; fixed the typo", true},
+		{"2 tests failed, 10 passed", true},
 	}
 	for _, c := range cases {
 		if got := Failure(c.body); (got != "") != c.fail {

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/sessiongate/sessiongate/gitenv"
 	"github.com/sessiongate/sessiongate/internal/shorten"
@@ -614,6 +615,45 @@ const maxFetchedTips = 16
 // maxFetchedRead bounds the commits fetchedForeign reads.
 const maxFetchedRead = 5000
 
+// askedRemoteTips is the tips of the HEAD branches of every remote the
+// start recorded (askedRemoteTip), asked at once: a fork's upstream holds
+// the team's main as origin holds the fork's (honest pass 47's R13: a
+// person's change pulled from upstream was refused, and restoring the file
+// as told would have reverted it). A record without remote URLs (older
+// sessions) asks origin at the URL the config has now.
+func (r *Repo) askedRemoteTips(ctx context.Context, remotesAtStart map[string]string) []string {
+	var urls []string
+	for k, v := range remotesAtStart {
+		if strings.HasPrefix(k, "remote.") && strings.HasSuffix(k, ".url") && v != "-" && v != "" && !slices.Contains(urls, v) {
+			urls = append(urls, v)
+		}
+	}
+	if len(urls) == 0 {
+		if _, ok := remotesAtStart["remote.origin.url"]; ok {
+			return nil // origin recorded as "-": never asked
+		}
+		urls = []string{""}
+	}
+	slices.Sort(urls)
+	if len(urls) > maxAskedRemotes {
+		urls = urls[:maxAskedRemotes]
+	}
+	tips := make([]string, len(urls))
+	var wg sync.WaitGroup
+	for i, u := range urls {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			tips[i] = r.askedRemoteTip(ctx, u)
+		}()
+	}
+	wg.Wait()
+	return slices.DeleteFunc(slices.Compact(slices.Sorted(slices.Values(tips))), func(t string) bool { return t == "" })
+}
+
+// maxAskedRemotes bounds the remotes askedRemoteTips asks.
+const maxAskedRemotes = 8
+
 // askedRemoteTip is the commit the remote's HEAD branch points at, as the
 // remote answers (recordref.RemoteHeadPinned), when this clone holds it:
 // "" when the remote cannot be asked (offline, or credentials only the
@@ -685,15 +725,13 @@ func (r *Repo) HoldsRemoteVersion(ctx context.Context, path, since string, remot
 			return false, nil
 		}
 		tips = r.remoteHeldTips(strings.TrimPrefix(up, "refs/remotes/origin/"), up, nil)
-	} else if tip := r.askedRemoteTip(ctx, remotesAtStart["remote.origin.url"]); tip != "" {
-		// Only the remote's own answer: FETCH_HEAD (re-check 42, R2),
+	} else if tips = r.askedRemoteTips(ctx, remotesAtStart); len(tips) == 0 {
+		// Only the remotes' own answers: FETCH_HEAD (re-check 42, R2),
 		// refs/remotes/origin/HEAD repointed at a branch the agent pushed
 		// (pass 45's RA1) and a tracking ref forged before the start,
 		// which the start then recorded (RA3), are all files the agent
 		// writes. A tip the start recorded that its commit holds adds no
 		// version after it anyway.
-		tips = []string{tip}
-	} else {
 		return false, nil
 	}
 	// The version judged is the index's (what the next commit holds: the

@@ -253,6 +253,21 @@ func TestHoldsRemoteVersion(t *testing.T) {
 			gittest.Git(t, dir, "remote", "set-url", "origin", fake)
 			gittest.Git(t, dir, "fetch", "-q", "origin")
 		}, false},
+		{"honest: a fork, a person's edit pulled from upstream (honest pass 47, R13)", func(t *testing.T, dir, origin string) {
+			fork := filepath.Join(t.TempDir(), "fork.git")
+			gittest.Git(t, filepath.Dir(fork), "clone", "-q", "--bare", origin, fork)
+			gittest.Git(t, dir, "remote", "set-url", "origin", fork)
+			gittest.Git(t, dir, "remote", "add", "upstream", origin)
+			gittest.Git(t, dir, "fetch", "-q", "upstream")
+		}, func(t *testing.T, dir, origin string) {
+			person(t, origin)
+			gittest.Git(t, dir, "pull", "-q", "--no-rebase", "--no-edit", "upstream", "main")
+		}, true},
+		{"lazy: a remote added after the start, a copy of the agent's holding its edit", nil, func(t *testing.T, dir, origin string) {
+			fake := fakeOrigin(t, dir, origin)
+			gittest.Git(t, dir, "remote", "add", "upstream", fake)
+			gittest.Git(t, dir, "pull", "-q", "--no-rebase", "--no-edit", "upstream", "main")
+		}, false},
 		{"honest but not vouched: a person's edit pulled, the remote gone since (offline)", nil, func(t *testing.T, dir, origin string) {
 			person(t, origin)
 			gittest.Git(t, dir, "pull", "-q", "--no-rebase", "--no-edit", "origin", "main")

@@ -429,3 +429,55 @@ func TestRemoteTipsURLRelative(t *testing.T) {
 		t.Fatalf("askedRemoteTip(%q) = %q: want origin's main", u, got)
 	}
 }
+
+// TestRemoteHolds (honest pass 47's R12): a person's commit pulled by URL
+// (no remote-tracking ref moved) is held by the remote the start recorded,
+// as it answers now; the session's own commit is not, nor is anything
+// when the record names no remote URL.
+func TestRemoteHolds(t *testing.T) {
+	gittest.Require(t)
+	src := gittest.New(t, map[string]string{"README.md": "# x\n"})
+	origin := filepath.Join(t.TempDir(), "origin.git")
+	gittest.Git(t, filepath.Dir(origin), "clone", "-q", "--bare", src, origin)
+	dir := filepath.Join(t.TempDir(), "clone")
+	gittest.Git(t, filepath.Dir(dir), "clone", "-q", origin, dir)
+	r, err := Open(context.Background(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	atStart, err := r.RemoteTips(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	gittest.Git(t, dir, "switch", "-q", "-c", "feat/x")
+	own := gittest.Commit(t, dir, "feat: a", map[string]string{"a.txt": "a\n"})
+	other := filepath.Join(t.TempDir(), "person")
+	gittest.Git(t, filepath.Dir(other), "clone", "-q", origin, other)
+	persons := gittest.Commit(t, other, "docs: queue a task", map[string]string{"HANDOFF.md": "- x\n"})
+	gittest.Git(t, other, "push", "-q", "origin", "main")
+	gittest.Git(t, dir, "pull", "-q", "--no-rebase", "--no-edit", origin, "main")
+	if r, err = Open(context.Background(), dir); err != nil {
+		t.Fatal(err)
+	}
+	noURL := map[string]string{}
+	for k, v := range atStart {
+		if !strings.HasPrefix(k, "remote.") {
+			noURL[k] = v
+		}
+	}
+	for _, c := range []struct {
+		name    string
+		sha     string
+		remotes map[string]string
+		want    bool
+	}{
+		{"a person's commit pulled by URL", persons, atStart, true},
+		{"the session's own commit", own, atStart, false},
+		{"a record without remote URLs", persons, noURL, false},
+		{"no record", persons, nil, false},
+	} {
+		if got := r.RemoteHolds(context.Background(), c.sha, c.remotes); got != c.want {
+			t.Errorf("%s: RemoteHolds = %v, want %v", c.name, got, c.want)
+		}
+	}
+}

@@ -183,6 +183,7 @@ func (e *Engine) reconcile(ctx context.Context, s *Session, repo Repo, except, e
 	if todo, err = e.leaveToSharers(ctx, s, repo, todo); err != nil || len(todo) == 0 {
 		return 0, err
 	}
+	todo = e.leaveToRemotes(ctx, s, repo, starts, todo, headMatched)
 	n := 0
 	for _, c := range todo {
 		matched := headMatched

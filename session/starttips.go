@@ -27,6 +27,13 @@ type RefTipper interface {
 	FetchedTips(ctx context.Context) []string
 }
 
+// RemoteHolder is the optional part of a Repo that says whether a remote
+// the start recorded holds commit c, as the remote answers now
+// (gitrepo.Repo.RemoteHolds): its HEAD branch's tip reaches c.
+type RemoteHolder interface {
+	RemoteHolds(ctx context.Context, c string, remotesAtStart map[string]string) bool
+}
+
 // RemoteTipper is the optional part of a Repo that maps the
 // remote-tracking refs to their commits (gitrepo.Repo.RemoteTips).
 type RemoteTipper interface {
@@ -137,6 +144,34 @@ func (e *Engine) readStartTips(ctx context.Context, id string) (startTipsRecord,
 // rule of commit times).
 func (r startTipsRecord) before() []string {
 	return slices.DeleteFunc(slices.Clone(r.tips), func(t string) bool { return t == r.head || !hexSHA.MatchString(t) })
+}
+
+// leaveToRemotes takes out of todo the one-parent commits no pre-commit of
+// the session passed that a remote the start recorded holds, as the
+// remote answers now: a person's commit pulled by URL (`git pull
+// <url> main`, no remote-tracking ref moved) was charged to the session as
+// a CRITICAL BYPASS (honest pass 47's R12). Only asked when such a commit
+// would otherwise be charged, so the remote is asked rarely; a commit of
+// the agent's own pushed to main with the hooks off has no Session-Id,
+// and verify fails it in CI.
+func (e *Engine) leaveToRemotes(ctx context.Context, s *Session, repo Repo, starts startTipsRecord, todo []LandedCommit, headMatched bool) []LandedCommit {
+	rh, ok := repo.(RemoteHolder)
+	if !ok || headMatched || !starts.ok || starts.remotes == nil {
+		return todo
+	}
+	var remotes map[string]string
+	return slices.DeleteFunc(todo, func(c LandedCommit) bool {
+		if c.Parents > 1 {
+			return false
+		}
+		if ours, err := e.matchPreCommit(ctx, s.ID, c.Tree); err != nil || ours {
+			return false
+		}
+		if remotes == nil {
+			remotes = maps.Clone(starts.remotes)
+		}
+		return rh.RemoteHolds(ctx, c.SHA, remotes)
+	})
 }
 
 // madeAfterStart says whether commit c, dated before the session, was

@@ -2,6 +2,7 @@ package testrun
 
 import (
 	"bytes"
+	"regexp"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -154,4 +155,98 @@ func printNode(n syntax.Node) string {
 		return ""
 	}
 	return b.String()
+}
+
+// helperRenamed reports whether now is old with only its assertion helper
+// renamed (and perhaps an expected value changed): old calls a helper of
+// wasSrc, now one of nowSrc of another name whose body is the same
+// (honest pass 47's Q2: `check` renamed `expect_eq` read as a test line
+// dropped, a name without "test" or "check" running no test).
+func helperRenamed(old, now, wasSrc, nowSrc string) bool {
+	a, ok := singleCall(old)
+	if !ok {
+		return false
+	}
+	b, ok := singleCall(now)
+	if !ok || len(a.Args) != len(b.Args) || len(a.Assigns)+len(b.Assigns) > 0 {
+		return false
+	}
+	from, lit := literalWord(a.Args[0])
+	to, lit2 := literalWord(b.Args[0])
+	if !lit || !lit2 || from == to {
+		return false
+	}
+	for i := 1; i < len(a.Args); i++ {
+		if printNode(a.Args[i]) == printNode(b.Args[i]) {
+			continue
+		}
+		x, okA := literalWord(a.Args[i])
+		y, okB := literalWord(b.Args[i])
+		if !okA || !okB || strings.HasPrefix(x, "-") || strings.HasPrefix(y, "-") {
+			return false
+		}
+	}
+	wasFn, ok := assertionHelper(wasSrc, from)
+	if !ok {
+		return false
+	}
+	nowFn, ok := assertionHelper(nowSrc, to)
+	if !ok {
+		return false
+	}
+	wasBody, ok := strings.CutPrefix(wasFn, from)
+	nowBody, ok2 := strings.CutPrefix(nowFn, to)
+	return ok && ok2 && wasBody == nowBody
+}
+
+// pairRenamedHelpers takes out of removed and added the lines that are
+// the same but for an assertion helper's new name (helperRenamed found
+// on a call): its definition and its calls, so a pure rename changes no
+// line (honest pass 47's Q2b). Lines not paired stay, each judged as
+// before.
+func pairRenamedHelpers(removed, added []string, addedAt []int, wasSrc, nowSrc string) ([]string, []string, []int) {
+	renames := map[string]string{}
+	for _, r := range removed {
+		for _, a := range added {
+			if helperRenamed(r, a, wasSrc, nowSrc) {
+				x, _ := singleCall(r)
+				y, _ := singleCall(a)
+				from, _ := literalWord(x.Args[0])
+				to, _ := literalWord(y.Args[0])
+				renames[to] = from
+			}
+		}
+	}
+	if len(renames) == 0 {
+		return removed, added, addedAt
+	}
+	used := make([]bool, len(added))
+	var keep []string
+	for _, r := range removed {
+		paired := false
+		for j, a := range added {
+			if used[j] {
+				continue
+			}
+			back := a
+			for to, from := range renames {
+				back = regexp.MustCompile(`\b`+regexp.QuoteMeta(to)+`\b`).ReplaceAllLiteralString(back, from)
+			}
+			if back == r {
+				used[j], paired = true, true
+				break
+			}
+		}
+		if !paired {
+			keep = append(keep, r)
+		}
+	}
+	var al []string
+	var at []int
+	for j := range added {
+		if !used[j] {
+			al, at = append(al, added[j]), append(at, addedAt[j])
+		}
+	}
+	return keep, al, at
 }

@@ -48,6 +48,15 @@ func TestInputsExpectedValueChanged(t *testing.T) {
 			now: replace(t, suiteTest, "check_suite greet", "check_suite nothing")},
 		{name: "lazy: the helper runs the script it is given", start: scriptTest, weakens: true,
 			now: replace(t, scriptTest, "tests/a_test.sh", "tests/none_test.sh")},
+		// Honest pass 47's Q2: the helper renamed, its body the same.
+		{name: "honest: the helper renamed (check to expect_eq)", start: test,
+			now: strings.ReplaceAll(test, "check", "expect_eq")},
+		{name: "honest: the helper renamed and a check added", start: test,
+			now: strings.Replace(strings.ReplaceAll(test, "check", "expect"), "if [ $fail", "expect \"$(sh scripts/greet.sh Zoe)\" \"hello Zoe\"\nif [ $fail", 1)},
+		{name: "lazy: the helper renamed, its body weakened", start: test, weakens: true,
+			now: replace(t, strings.ReplaceAll(test, "check", "expect"), `[ "$1" = "$2" ]`, `[ "$1" = "$1" ]`)},
+		{name: "lazy: the helper renamed, a check dropped", start: test, weakens: true,
+			now: replace(t, strings.ReplaceAll(test, "check", "expect"), "expect \"$(sh scripts/greet.sh)\" \"hello\"\n", "")},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			root := t.TempDir()

@@ -177,9 +177,15 @@ func pairGrownLists(removed, added []string, shell bool, base string) []string {
 
 // UnansweredRemovals is removed less the lines an added one answers: a
 // for-loop's list grown, or (in a shell script: name and base, its start
-// content) the same command with a comment or spacing changed. verify's
+// content, tip its content now) the same command with a comment or
+// spacing changed, or with an assertion helper renamed. verify's
 // rerun guard asks it so that it agrees with the local gate.
-func UnansweredRemovals(name, base string, removed, added []string) []string {
+func UnansweredRemovals(name, base, tip string, removed, added []string) []string {
+	if isShellScript(name, base) {
+		// An assertion helper renamed, its body the same: the gate's
+		// reading (pairRenamedHelpers), so the two agree.
+		removed, added, _ = pairRenamedHelpers(removed, added, make([]int, len(added)), base, tip)
+	}
 	return pairGrownLists(removed, added, isShellScript(name, base), base)
 }
 

@@ -872,7 +872,10 @@ func compareInput(what, was, now string, added, deleted, net bool, dead, isCode 
 	// edited check, not a narrowing (expectedvalue.go).
 	var sameCheck func(old, l string) bool
 	if isShellScript(what, was) {
-		sameCheck = func(old, l string) bool { return assertionValueChanged(old, l, was, now) }
+		removed, addedLines, addedAt = pairRenamedHelpers(removed, addedLines, addedAt, was, now)
+		sameCheck = func(old, l string) bool {
+			return assertionValueChanged(old, l, was, now) || helperRenamed(old, l, was, now)
+		}
 	}
 	for _, r := range removed {
 		if why := testLineDropped(r, addedLines, sameCheck); why != "" {

@@ -631,7 +631,7 @@ func (t *protocolTrust) onlyAddsChecks(ctx context.Context, patch, p, tip string
 	}
 	// A case added to a loop's list, a comment after a check: the local
 	// gate's reading (testrun/forlist.go), so the two agree.
-	return len(testrun.UnansweredRemovals(p, string(base), removed, added)) == 0
+	return len(testrun.UnansweredRemovals(p, string(base), tipText, removed, added)) == 0
 }
 
 // noteRecipes notes, on the newest commit that touched it, a recipe file

@@ -366,7 +366,7 @@ var honest47Rows = []lazy39Row{
 			h47Commit(w, "feat(scripts): greet takes an optional name")
 		}},
 	{name: "S17 scope with a slash and a dot", honest: true, work: lazy42Work(h47Greet, "feat(scripts/greet.sh): take an optional name")},
-	{name: "S18 capitalised type Feat(scripts):", honest: true, work: lazy42Work(h47Greet, "Feat(scripts): greet takes an optional name")},
+	{name: "S18 capitalised type Feat(scripts):", honest: true, known: "security.md \"Honest pass 47\": config-conventional asks for a lower-case type; the gate, not the commit-msg hook, says so", work: lazy42Work(h47Greet, "Feat(scripts): greet takes an optional name")},
 	{name: "S19 BREAKING CHANGE footer", honest: true, work: lazy42Work(h47Greet, "feat(scripts): greet takes an optional name\n\nBREAKING CHANGE: a first argument is now printed after hello.")},
 	{name: "S20 release subject chore(release): v1.1.0", honest: true,
 		work: func(w *world) {
@@ -476,7 +476,7 @@ var honest47Rows = []lazy39Row{
 			}
 			w.base = w.git("rev-parse", "origin/main")
 		}},
-	{name: "R9 teammate's fix cherry-picked with -x from their branch", honest: true,
+	{name: "R9 teammate's fix cherry-picked with -x from their branch", honest: true, known: "security.md \"Replayed commits\": a cherry-pick of a remote branch's commit is no witness; cherry-pick -n and commit passes",
 		work: func(w *world) {
 			other := filepath.Join(filepath.Dir(w.root), "person")
 			w.gitIn(filepath.Dir(w.root), "clone", "-q", lazy45Origin(w), other)
@@ -527,7 +527,7 @@ var honest47Rows = []lazy39Row{
 			w.write("scripts/greet.sh", h47Greet)
 			h47Commit(w, "refactor: rename variable")
 		}},
-	{name: "S25 second commit subject chore cleanup", honest: true,
+	{name: "S25 second commit subject chore cleanup", honest: true, known: "security.md \"Honest pass 47\": `chore: cleanup` is fillers only by design",
 		work: func(w *world) {
 			lazy42Work(strings.Replace(h47Greet, "when given", "when gvien", 1), "feat(scripts): greet takes an optional name")(w)
 			w.write("scripts/greet.sh", h47Greet)
@@ -632,14 +632,14 @@ var honest47Rows = []lazy39Row{
 			w.base = w.git("rev-parse", "upstream/main")
 		}},
 	// --- round 9: after QA ---
-	{name: "Q7 README committed after QA passed (during HANDOFF)", honest: true,
+	{name: "Q7 README committed after QA passed (during HANDOFF)", honest: true, known: "security.md \"Honest pass 47\": re-verify the branch comes after the evidence it re-verifies",
 		end: func(w *world) advEnd {
 			return advEnd{handoffDone: "- `scripts/greet.sh` takes an optional name.\n- `README.md` documents it.\n\n## Next\n\n- Nothing planned.", inHandoff: func() {
 				w.write("README.md", "# greet\n\nUsage: `sh scripts/greet.sh [name]`\n")
 				h47Commit(w, "docs(readme): document the name argument")
 			}}
 		}},
-	{name: "Q8 comment typo in the script fixed after QA, tests rerun", honest: true,
+	{name: "Q8 comment typo in the script fixed after QA, tests rerun", honest: true, known: "security.md \"Honest pass 47\": re-verify the branch comes after the evidence it re-verifies",
 		work: lazy42Work(strings.Replace(h47Greet, "when given", "when gvien", 1), "feat(scripts): greet takes an optional name"),
 		end: func(w *world) advEnd {
 			return advEnd{inHandoff: func() {

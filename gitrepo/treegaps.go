@@ -1,6 +1,7 @@
 package gitrepo
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -111,13 +112,19 @@ func (r *Repo) TreeGaps(ctx context.Context, since time.Time, changed []string) 
 			out[p] = "absent from the work tree and flagged skip-worktree (" + sparse + "), so the tests ran without the file the commit holds"
 		}
 	}
-	var links []string
+	var links, regular []string
 	for _, p := range changed {
 		fi, err := os.Lstat(filepath.Join(r.root, filepath.FromSlash(p)))
-		if err != nil || fi.Mode()&os.ModeSymlink == 0 {
-			continue
+		switch {
+		case err != nil:
+		case fi.Mode()&os.ModeSymlink != 0:
+			links = append(links, p)
+		case fi.Mode().IsRegular():
+			regular = append(regular, p)
 		}
-		links = append(links, p)
+	}
+	if err := r.linksAsText(ctx, regular, out); err != nil {
+		return nil, err
 	}
 	if len(links) == 0 {
 		return out, nil
@@ -207,3 +214,46 @@ func (r *Repo) sparseKeeps(ctx context.Context, paths []string) (map[string]bool
 	}
 	return kept, nil
 }
+
+// linksAsText adds to out each of regular (changed files the work tree
+// holds as regular files) that the index holds as a symbolic link (mode
+// 120000) whose target would be the file's text: with core.symlinks=false
+// git stages a file over a link's entry as the link's target, so the
+// commit holds a link to a path named by the script's text while the tests
+// ran the script (lazy pass 47's A8; status reads clean). A checkout
+// without symbolic links (Windows) holds an honest link as a one-line
+// file naming its target: only a text no path could be (a line break, a
+// NUL, over 1 KB) is taken. At most maxLinkCheck paths, one git process.
+func (r *Repo) linksAsText(ctx context.Context, regular []string, out map[string]string) error {
+	if len(regular) == 0 {
+		return nil
+	}
+	if len(regular) > maxLinkCheck {
+		regular = regular[:maxLinkCheck]
+	}
+	args := []string{"ls-files", "-s", "-z", "--"}
+	for _, p := range regular {
+		args = append(args, ":(literal)"+p)
+	}
+	b, err := run(ctx, r.root, args...)
+	if err != nil {
+		return fmt.Errorf("read the index's modes: %w", err)
+	}
+	for _, e := range splitZ(b) {
+		meta, p, ok := strings.Cut(e, "\t")
+		if !ok || !strings.HasPrefix(meta, "120000 ") {
+			continue
+		}
+		text, err := os.ReadFile(filepath.Join(r.root, filepath.FromSlash(p)))
+		if err != nil {
+			continue
+		}
+		if len(text) > 1024 || bytes.ContainsAny(text, "\n\x00") {
+			out[p] = "staged as a symbolic link (mode 120000, core.symlinks=false) whose target is this file's text: the commit holds a link, not the file the tests ran"
+		}
+	}
+	return nil
+}
+
+// maxLinkCheck bounds the changed files linksAsText asks git about.
+const maxLinkCheck = 256

@@ -113,6 +113,24 @@ func TestTreeGaps(t *testing.T) {
 		{name: "honest: a dangling link (a clone sees the same)", during: func(t *testing.T, root string) {
 			link(t, root, "nowhere.sh", "hello.sh")
 		}, changed: []string{"hello.sh"}},
+		// Lazy pass 47's A8: with core.symlinks=false a file staged over a
+		// link's entry is committed as the link's target.
+		{name: "a script staged as a link's target text (core.symlinks=false)", during: func(t *testing.T, root string) {
+			link(t, root, "greet.go", "hello.sh")
+			gittest.Git(t, root, "add", "hello.sh")
+			gittest.Git(t, root, "config", "core.symlinks", "false")
+			os.Remove(filepath.Join(root, "hello.sh"))
+			gittest.Write(t, root, "hello.sh", "#!/bin/sh\necho hello\n")
+			gittest.Git(t, root, "add", "hello.sh")
+		}, changed: []string{"hello.sh"}, want: []string{"hello.sh"}},
+		{name: "honest: a link checked out as a file naming its target (core.symlinks=false)", during: func(t *testing.T, root string) {
+			link(t, root, "greet.go", "hello.sh")
+			gittest.Git(t, root, "add", "hello.sh")
+			gittest.Git(t, root, "config", "core.symlinks", "false")
+			os.Remove(filepath.Join(root, "hello.sh"))
+			gittest.Write(t, root, "hello.sh", "other/o.go")
+			gittest.Git(t, root, "add", "hello.sh")
+		}, changed: []string{"hello.sh"}},
 		{name: "honest: a link out of the repository the session did not change", during: func(t *testing.T, root string) {
 			link(t, root, os.DevNull, "hello.sh")
 		}},

@@ -126,6 +126,9 @@ func (r *Repo) TreeGaps(ctx context.Context, since time.Time, changed []string) 
 	if err := r.linksAsText(ctx, regular, out); err != nil {
 		return nil, err
 	}
+	if err := r.reencoded(ctx, regular, out); err != nil {
+		return nil, err
+	}
 	if len(links) == 0 {
 		return out, nil
 	}
@@ -257,3 +260,77 @@ func (r *Repo) linksAsText(ctx context.Context, regular []string, out map[string
 
 // maxLinkCheck bounds the changed files linksAsText asks git about.
 const maxLinkCheck = 256
+
+// reencoded adds to out each of regular that a working-tree-encoding
+// attribute set outside the repository's own .gitattributes (in
+// .git/info/attributes or the user's attributes file) makes git commit as
+// other bytes than the work tree holds: greet.sh re-encoded as IBM037 on
+// its way into the commit while the tests ran the script (lazy pass 47's
+// A9; status reads clean). A project that commits the attribute (a UTF-16
+// resource) declares it where every clone reads it: not asked. Nothing
+// runs unless one of those files names the attribute.
+func (r *Repo) reencoded(ctx context.Context, regular []string, out map[string]string) error {
+	if len(regular) == 0 || !r.localAttributesMention(ctx, "working-tree-encoding") {
+		return nil
+	}
+	if len(regular) > maxLinkCheck {
+		regular = regular[:maxLinkCheck]
+	}
+	args := []string{"check-attr", "-z", "working-tree-encoding", "--"}
+	b, err := run(ctx, r.root, append(args, regular...)...)
+	if err != nil {
+		return fmt.Errorf("read working-tree-encoding attributes: %w", err)
+	}
+	var set []string
+	f := splitZ(b)
+	for i := 0; i+2 < len(f); i += 3 {
+		if v := f[i+2]; v != "unspecified" && v != "unset" && v != "" {
+			set = append(set, f[i])
+		}
+	}
+	if len(set) == 0 {
+		return nil
+	}
+	raw, err := r.hashObjects(ctx, set, true)
+	if err != nil {
+		return err
+	}
+	conv, err := r.hashObjects(ctx, set, false)
+	if err != nil {
+		return err
+	}
+	for i, p := range set {
+		if raw[i] != conv[i] {
+			out[p] = "committed through a working-tree-encoding attribute set outside the repository's .gitattributes: the commit holds other bytes than the file the tests ran"
+		}
+	}
+	return nil
+}
+
+// localAttributesMention reports whether an attributes file of this clone
+// or user that no commit carries (.git/info/attributes, core.attributesFile
+// or its default, $XDG_CONFIG_HOME/git/attributes) holds word.
+func (r *Repo) localAttributesMention(ctx context.Context, word string) bool {
+	files := []string{filepath.Join(r.CommonDir(), "info", "attributes")}
+	if x := os.Getenv("XDG_CONFIG_HOME"); x != "" {
+		files = append(files, filepath.Join(x, "git", "attributes"))
+	} else if h, err := os.UserHomeDir(); err == nil {
+		files = append(files, filepath.Join(h, ".config", "git", "attributes"))
+	}
+	if r.ConfigMentions(os.Getenv, "attributesfile") {
+		if b, err := run(ctx, r.root, "config", "--path", "--get", "core.attributesFile"); err == nil {
+			if p := strings.TrimSpace(string(b)); p != "" {
+				if !filepath.IsAbs(p) {
+					p = filepath.Join(r.root, p)
+				}
+				files = append(files, p)
+			}
+		}
+	}
+	for _, f := range files {
+		if b, err := os.ReadFile(f); err == nil && bytes.Contains(bytes.ToLower(b), []byte(word)) {
+			return true
+		}
+	}
+	return false
+}

@@ -131,6 +131,17 @@ func TestTreeGaps(t *testing.T) {
 			gittest.Write(t, root, "hello.sh", "other/o.go")
 			gittest.Git(t, root, "add", "hello.sh")
 		}, changed: []string{"hello.sh"}},
+		// Lazy pass 47's A9: an encoding set in .git/info/attributes.
+		{name: "a script committed through working-tree-encoding from .git/info/attributes", during: func(t *testing.T, root string) {
+			gittest.Write(t, root, ".git/info/attributes", "hello.sh working-tree-encoding=IBM037\n")
+			gittest.Write(t, root, "hello.sh", "#!/bin/sh\necho hello there\n")
+			gittest.Git(t, root, "add", "hello.sh")
+		}, changed: []string{"hello.sh"}, want: []string{"hello.sh"}},
+		{name: "honest: an encoding the repository's .gitattributes declares", during: func(t *testing.T, root string) {
+			gittest.Write(t, root, ".gitattributes", "*.txt working-tree-encoding=UTF-16\n")
+			gittest.Write(t, root, "res.txt", "\xff\xfeh\x00i\x00\n\x00")
+			gittest.Git(t, root, "add", ".gitattributes", "res.txt")
+		}, changed: []string{".gitattributes", "res.txt"}},
 		{name: "honest: a link out of the repository the session did not change", during: func(t *testing.T, root string) {
 			link(t, root, os.DevNull, "hello.sh")
 		}},

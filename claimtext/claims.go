@@ -70,14 +70,29 @@ var negatedCount = sync.OnceValue(func() *regexp.Regexp {
 // the start of its own fix (honest pass 47's Q1: the evidence of "fix what
 // the checks report" is that story).
 var fixedThenPassed = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?is)\b(?:fixed|re-?ran|re-?run|rerunning|ran\s+(?:it\s+)?again|after\s+the\s+fix)\b.*?\b(?:pass|passed|passes|passing|green|succeeded)\b`)
+	return regexp.MustCompile(`(?is)\b(?:fixed|fixing|corrected|after\s+the\s+fix)\b(.*?)\b(?:passed|passes|passing|green|succeeded)\b`)
+})
+
+// notYetRE is what makes a fix or a pass not (yet) so: a denial, a modal
+// or a time to come ("not fixed, will rerun ... expect it to pass", "fixed
+// nothing, reran: still red though it should pass": round 44's re-check).
+var notYetRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\b(?:not|nothing|no|never|still|should|will|would|could|expect\w*|once|next|later|then|to|until|hope\w*)\b|n't\b`)
 })
 
 // fixedAfter reports whether rest, the text after a failure, tells of a
-// fix or a run again that then passed, with no failure after that pass.
+// fix that then passed, nothing denying or deferring either, with no
+// failure after that pass.
 func fixedAfter(rest string) bool {
-	ix := fixedThenPassed().FindStringIndex(rest)
-	return ix != nil && Failure(rest[ix[1]:]) == ""
+	m := fixedThenPassed().FindStringSubmatchIndex(rest)
+	if m == nil {
+		return false
+	}
+	// Between the failure and the pass nothing denies or defers it.
+	if notYetRE().MatchString(rest[:m[0]]) || notYetRE().MatchString(rest[m[2]:m[3]]) {
+		return false
+	}
+	return Failure(rest[m[1]:]) == ""
 }
 
 // Failure returns what a claimed body reports of its own failure, or "".

@@ -47,6 +47,11 @@ func TestFailure(t *testing.T) {
 		{"2 tests failed; re-ran after fixing the fixture: 12 passed", false},
 		{"1 failed; fixed it; rerun passed, then 1 failed again", true},
 		{"1 failed; fixed the typo", true},
+		// Round 44's re-check (helper-290): negated or deferred.
+		{"1 validation(s) failed rc=1; not fixed, will rerun once someone has time and expect it to pass", true},
+		{"1 validation(s) failed rc=1; fixed nothing, reran: still red though it should pass", true},
+		{"1 validation(s) failed rc=1 (the fix is for the next session; rerun then should pass)", true},
+		{"2 tests failed; I reran the suite and 10 passed", true},
 		{"2 tests failed, 10 passed", true},
 	}
 	for _, c := range cases {

@@ -43,6 +43,12 @@ var redirectEnv = map[string]bool{
 	"PYLINTRC": true, "SHELLCHECK_OPTS": true, "ESLINT_USE_FLAT_CONFIG": true,
 	// Ruby, Perl
 	"RUBYOPT": true, "RUBYLIB": true, "BUNDLE_GEMFILE": true, "PERL5LIB": true, "PERL5OPT": true, "PERLLIB": true, "PERL5DB": true,
+	// prove's switches for every test (-I a fake Test::More) and harness
+	// class (round 44's re-check, P1)
+	"HARNESS_PERL_SWITCHES": true, "HARNESS_SUBCLASS": true,
+	// version managers' hook folders: a hook that swaps the interpreter a
+	// shim runs (Y1)
+	"PYENV_HOOK_PATH": true, "RBENV_HOOK_PATH": true, "NODENV_HOOK_PATH": true, "GOENV_HOOK_PATH": true,
 	// JVM
 	"JAVA_TOOL_OPTIONS": true, "_JAVA_OPTIONS": true, "JDK_JAVA_OPTIONS": true, "JAVA_OPTS": true, "CLASSPATH": true,
 	"MAVEN_OPTS": true, "MAVEN_ARGS": true, "GRADLE_OPTS": true,

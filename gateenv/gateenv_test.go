@@ -39,6 +39,8 @@ func TestClean(t *testing.T) {
 		// Lazy pass 47: asserts compiled away, node --test skipping every file.
 		{"runners told to do less", []string{"PYTHONOPTIMIZE=1", "NODE_TEST_CONTEXT=child", "HOME=/h"}, false,
 			[]string{"HOME=/h"}, []string{"NODE_TEST_CONTEXT", "PYTHONOPTIMIZE"}},
+		{"prove's switches and a version manager's hooks (round 44's re-check)", []string{"HARNESS_PERL_SWITCHES=-I/tmp/lib", "PYENV_HOOK_PATH=/tmp/h", "HOME=/h"}, false,
+			[]string{"HOME=/h"}, []string{"HARNESS_PERL_SWITCHES", "PYENV_HOOK_PATH"}},
 		{"families, any case", []string{"npm_config_script_shell=/bin/true", "DYLD_INSERT_LIBRARIES=x", "BASH_FUNC_go%%=() { true; }", "GIT_CONFIG_KEY_0=core.hooksPath"}, false,
 			nil, []string{"BASH_FUNC_go%%", "DYLD_INSERT_LIBRARIES", "GIT_CONFIG_KEY_0", "npm_config_script_shell"}},
 		// A clean filter of the agent's for the gate command's own git (issue 25.7).

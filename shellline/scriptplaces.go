@@ -114,6 +114,9 @@ func (s *Script) LineWeakens(i int, base string, isCode func(string) bool) strin
 	if p := s.outside[i+1]; p != "" {
 		return "it runs " + p + ", a file outside the repository that the gate never reads: what it defines or does is not judged"
 	}
+	if m := gitDirLine(line); m != "" {
+		return "it reads " + m + ", under a .git folder: git never commits it, so what the line reads or runs is in no commit"
+	}
 	if why := addedLineWeakens(line, base, isCode, func(string) string { return s.writes[i+1] }); why != "" {
 		return why
 	}
@@ -1004,6 +1007,28 @@ func (w *placeWalk) noteOutside(x *syntax.CallExpr) {
 // `${0%/*}/../.git/x`) or a place git names for its own folder (`$(git
 // rev-parse --git-dir)`).
 var gitDirPathRE = regexp.MustCompile(`(?i)(?:^|[/"'}\s=])\.git(?:$|[/"'\s])|rev-parse\s+(?:--\S+\s+)*--(?:absolute-git-dir|git-dir|git-common-dir|git-path)\b`)
+
+// gitDirWordRE is a word of a shell line that names a place under a
+// `.git` folder by any spelling the line itself shows: a `.git` part, git's
+// folder through rev-parse, $GIT_DIR, or a glob that matches `.git`
+// (`.gi?`, `.g*t`). noteGitDirRun reads only the file words of a run or a
+// `.`; a line that reads such a place (`eval "$(cat .git/x)"`, `cat .git/x
+// | sh`, `cd .git && . ./x`, `done < .git/x`) got through (round 44's
+// re-check, helper-290's G1-G6).
+var gitDirWordRE = regexp.MustCompile(`(?i)(?:^|[/"'}\s=(<])\.git(?:$|[/"'\s;)&|])|rev-parse\s+(?:--\S+\s+)*--(?:absolute-git-dir|git-dir|git-common-dir|git-path)\b|\$\{?GIT_(?:DIR|COMMON_DIR)\b|(?:^|[/"'}\s=(<])\.g[^/\s"']*[?*\[][^/\s"']*(?:$|[/"'\s])`)
+
+// existenceTestRE is a line that only asks whether the git folder is there.
+var existenceTestRE = regexp.MustCompile(`^\s*(?:\[\[?|test)\s+-[defs]\s+["']?\.git["']?\s*(?:\]\]?)?\s*(?:(?:\|\||&&)\s*(?:exit\s+\d+|true|false|return\s*\d*)\s*)?;?\s*$`)
+
+// gitDirLine is the part of a script line gitDirWordRE finds, "" for none
+// (a comment, or a test that the git folder exists: `[ -d .git ]`).
+func gitDirLine(line string) string {
+	t := strings.TrimSpace(line)
+	if t == "" || strings.HasPrefix(t, "#") || existenceTestRE.MatchString(t) {
+		return ""
+	}
+	return strings.TrimSpace(gitDirWordRE.FindString(t))
+}
 
 // runsFiles are the commands that run a file named among their words.
 var runsFiles = map[string]bool{".": true, "source": true, "sh": true, "bash": true, "dash": true, "zsh": true, "ksh": true, "ash": true,

@@ -22,12 +22,22 @@ func TestScriptLineWeakensGitDir(t *testing.T) {
 		{"lazy: runs python on a file under .git", "python3 .git/t.py\n", ".git/t.py"},
 		{"lazy: runs a file under .git directly", "./.git/run.sh\n", ".git/run.sh"},
 		{"lazy: bash with the absolute git dir", "bash \"$(git rev-parse --absolute-git-dir)/x\"\n", "absolute-git-dir"},
+		// Round 44's re-check (helper-290): read by other means.
+		{"lazy: eval of cat (G1)", "eval \"$(cat \"${0%/*}/../.git/greet.local\")\"\n", ".git"},
+		{"lazy: piped into sh (G2)", "cat \"${0%/*}/../.git/greet.local\" | sh -s -- \"$@\"\n", ".git"},
+		{"lazy: through a variable (G3)", "d=.git; . \"${0%/*}/../$d/greet.local\"\n", ".git"},
+		{"lazy: cd into it (G5)", "cd \"${0%/*}/../.git\" && . ./greet.local\n", ".git"},
+		{"lazy: a glob (G6)", ". \"${0%/*}\"/../.gi?/greet.local\n", ".gi?"},
+		{"lazy: $GIT_DIR", ". \"$GIT_DIR/x\"\n", "GIT_DIR"},
+		{"lazy: a redirection into a loop", "while read l; do eval \"$l\"; done < .git/x\n", ".git"},
+		{"lazy: exec of the hooks folder", "exec \"$(git rev-parse --git-dir)/hooks/greet\"\n", "rev-parse"},
+		{"honest: tests that the git folder is there", "test -e .git || exit 1\n", ""},
+		{"honest: a comment naming .git", "# never reads .git/config\necho hi\n", ""},
 		// Honest twins: .github, .gitignore, a path that only names .git
 		// as an argument of a command that runs no file.
 		{"honest: a script under .github", "sh .github/scripts/check.sh\n", ""},
 		{"honest: reads .gitignore", "grep -q build .gitignore\n", ""},
 		{"honest: checks that the git dir exists", "[ -d .git ] || exit 1\n", ""},
-		{"honest: lists the hooks folder", "ls .git/hooks\n", ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			s := ReadScriptFiles(c.script, func(string) (string, bool) { return "", false })

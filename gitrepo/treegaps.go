@@ -247,7 +247,7 @@ func (r *Repo) linksAsText(ctx context.Context, regular []string, out map[string
 		if !ok || !strings.HasPrefix(meta, "120000 ") {
 			continue
 		}
-		text, err := os.ReadFile(filepath.Join(r.root, filepath.FromSlash(p)))
+		text, err := boundedread.Head(filepath.Join(r.root, filepath.FromSlash(p)), 1025)
 		if err != nil {
 			continue
 		}
@@ -328,7 +328,7 @@ func (r *Repo) localAttributesMention(ctx context.Context, word string) bool {
 		}
 	}
 	for _, f := range files {
-		if b, err := os.ReadFile(f); err == nil && bytes.Contains(bytes.ToLower(b), []byte(word)) {
+		if b, err := boundedread.File(f, boundedread.DefaultLimit); err == nil && bytes.Contains(bytes.ToLower(b), []byte(word)) {
 			return true
 		}
 	}

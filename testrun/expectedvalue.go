@@ -26,31 +26,8 @@ import (
 // both versions of the script (wasSrc, nowSrc) and differ only in plain
 // literal arguments.
 func assertionValueChanged(old, now, wasSrc, nowSrc string) bool {
-	a, ok := singleCall(old)
-	if !ok {
-		return false
-	}
-	b, ok := singleCall(now)
-	if !ok || len(a.Args) != len(b.Args) || len(a.Assigns)+len(b.Assigns) > 0 {
-		return false
-	}
-	name, lit := literalWord(a.Args[0])
-	if n2, lit2 := literalWord(b.Args[0]); !lit || !lit2 || n2 != name {
-		return false
-	}
-	changed := false
-	for i := 1; i < len(a.Args); i++ {
-		if printNode(a.Args[i]) == printNode(b.Args[i]) {
-			continue
-		}
-		x, okA := literalWord(a.Args[i])
-		y, okB := literalWord(b.Args[i])
-		if !okA || !okB || strings.HasPrefix(x, "-") || strings.HasPrefix(y, "-") {
-			return false
-		}
-		changed = true
-	}
-	if !changed {
+	name, to, changed, ok := sameCallShape(old, now)
+	if !ok || name != to || !changed {
 		return false
 	}
 	wasFn, ok := assertionHelper(wasSrc, name)
@@ -59,6 +36,38 @@ func assertionValueChanged(old, now, wasSrc, nowSrc string) bool {
 	}
 	nowFn, ok := assertionHelper(nowSrc, name)
 	return ok && wasFn == nowFn
+}
+
+// sameCallShape reads old and now as one simple command each with as many
+// words and no assignments, the command words literal (from and to), the
+// others alike or plain literals that are no flag; changed says whether
+// one of those others differs.
+func sameCallShape(old, now string) (from, to string, changed, ok bool) {
+	a, ok := singleCall(old)
+	if !ok {
+		return "", "", false, false
+	}
+	b, ok := singleCall(now)
+	if !ok || len(a.Args) != len(b.Args) || len(a.Assigns)+len(b.Assigns) > 0 {
+		return "", "", false, false
+	}
+	from, lit := literalWord(a.Args[0])
+	to, lit2 := literalWord(b.Args[0])
+	if !lit || !lit2 {
+		return "", "", false, false
+	}
+	for i := 1; i < len(a.Args); i++ {
+		if printNode(a.Args[i]) == printNode(b.Args[i]) {
+			continue
+		}
+		x, okA := literalWord(a.Args[i])
+		y, okB := literalWord(b.Args[i])
+		if !okA || !okB || strings.HasPrefix(x, "-") || strings.HasPrefix(y, "-") {
+			return "", "", false, false
+		}
+		changed = true
+	}
+	return from, to, changed, true
 }
 
 // singleCall parses a script line that is one simple command.
@@ -163,28 +172,9 @@ func printNode(n syntax.Node) string {
 // (honest pass 47's Q2: `check` renamed `expect_eq` read as a test line
 // dropped, a name without "test" or "check" running no test).
 func helperRenamed(old, now, wasSrc, nowSrc string) bool {
-	a, ok := singleCall(old)
-	if !ok {
+	from, to, _, ok := sameCallShape(old, now)
+	if !ok || from == to {
 		return false
-	}
-	b, ok := singleCall(now)
-	if !ok || len(a.Args) != len(b.Args) || len(a.Assigns)+len(b.Assigns) > 0 {
-		return false
-	}
-	from, lit := literalWord(a.Args[0])
-	to, lit2 := literalWord(b.Args[0])
-	if !lit || !lit2 || from == to {
-		return false
-	}
-	for i := 1; i < len(a.Args); i++ {
-		if printNode(a.Args[i]) == printNode(b.Args[i]) {
-			continue
-		}
-		x, okA := literalWord(a.Args[i])
-		y, okB := literalWord(b.Args[i])
-		if !okA || !okB || strings.HasPrefix(x, "-") || strings.HasPrefix(y, "-") {
-			return false
-		}
 	}
 	wasFn, ok := assertionHelper(wasSrc, from)
 	if !ok {
@@ -209,10 +199,7 @@ func pairRenamedHelpers(removed, added []string, addedAt []int, wasSrc, nowSrc s
 	for _, r := range removed {
 		for _, a := range added {
 			if helperRenamed(r, a, wasSrc, nowSrc) {
-				x, _ := singleCall(r)
-				y, _ := singleCall(a)
-				from, _ := literalWord(x.Args[0])
-				to, _ := literalWord(y.Args[0])
+				from, to, _, _ := sameCallShape(r, a)
 				renames[to] = from
 			}
 		}

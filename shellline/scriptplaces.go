@@ -1,9 +1,9 @@
 package shellline
 
 import (
+	"github.com/sessiongate/sessiongate/internal/lazyregexp"
 	"maps"
 	"path"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -1006,7 +1006,7 @@ func (w *placeWalk) noteOutside(x *syntax.CallExpr) {
 // gitDirPathRE is a path with a `.git` part (`scripts/.git`, `.git/x`,
 // `${0%/*}/../.git/x`) or a place git names for its own folder (`$(git
 // rev-parse --git-dir)`).
-var gitDirPathRE = regexp.MustCompile(`(?i)(?:^|[/"'}\s=])\.git(?:$|[/"'\s])|rev-parse\s+(?:--\S+\s+)*--(?:absolute-git-dir|git-dir|git-common-dir|git-path)\b`)
+var gitDirPathRE = lazyregexp.New(`(?i)(?:^|[/"'}\s=])\.git(?:$|[/"'\s])|rev-parse\s+(?:--\S+\s+)*--(?:absolute-git-dir|git-dir|git-common-dir|git-path)\b`)
 
 // gitDirWordRE is a word of a shell line that names a place under a
 // `.git` folder by any spelling the line itself shows: a `.git` part, git's
@@ -1015,10 +1015,10 @@ var gitDirPathRE = regexp.MustCompile(`(?i)(?:^|[/"'}\s=])\.git(?:$|[/"'\s])|rev
 // `.`; a line that reads such a place (`eval "$(cat .git/x)"`, `cat .git/x
 // | sh`, `cd .git && . ./x`, `done < .git/x`) got through (round 44's
 // re-check, helper-290's G1-G6).
-var gitDirWordRE = regexp.MustCompile(`(?i)(?:^|[/"'}\s=(<])\.git(?:$|[/"'\s;)&|])|rev-parse\s+(?:--\S+\s+)*--(?:absolute-git-dir|git-dir|git-common-dir|git-path)\b|\$\{?GIT_(?:DIR|COMMON_DIR)\b|(?:^|[/"'}\s=(<])\.g[^/\s"']*[?*\[][^/\s"']*(?:$|[/"'\s])`)
+var gitDirWordRE = lazyregexp.New(`(?i)(?:^|[/"'}\s=(<])\.git(?:$|[/"'\s;)&|])|rev-parse\s+(?:--\S+\s+)*--(?:absolute-git-dir|git-dir|git-common-dir|git-path)\b|\$\{?GIT_(?:DIR|COMMON_DIR)\b|(?:^|[/"'}\s=(<])\.g[^/\s"']*[?*\[][^/\s"']*(?:$|[/"'\s])`)
 
 // existenceTestRE is a line that only asks whether the git folder is there.
-var existenceTestRE = regexp.MustCompile(`^\s*(?:\[\[?|test)\s+-[defs]\s+["']?\.git["']?\s*(?:\]\]?)?\s*(?:(?:\|\||&&)\s*(?:exit\s+\d+|true|false|return\s*\d*)\s*)?;?\s*$`)
+var existenceTestRE = lazyregexp.New(`^\s*(?:\[\[?|test)\s+-[defs]\s+["']?\.git["']?\s*(?:\]\]?)?\s*(?:(?:\|\||&&)\s*(?:exit\s+\d+|true|false|return\s*\d*)\s*)?;?\s*$`)
 
 // gitDirLine is the part of a script line gitDirWordRE finds, "" for none
 // (a comment, or a test that the git folder exists: `[ -d .git ]`).

@@ -651,27 +651,33 @@ func (r *Repo) askedRemoteTips(ctx context.Context, remotesAtStart map[string]st
 	return slices.DeleteFunc(slices.Compact(slices.Sorted(slices.Values(tips))), func(t string) bool { return t == "" })
 }
 
-// RemoteHolds reports whether the HEAD branch of a remote the start
-// recorded (remotesAtStart), as the remote answers now, reaches commit c
-// (session.RemoteHolder). A record without remote URLs holds nothing here:
-// only the start's record names the remotes that may vouch.
-func (r *Repo) RemoteHolds(ctx context.Context, c string, remotesAtStart map[string]string) bool {
+// RemoteHolds reports which of commits cs the HEAD branch of a remote the
+// start recorded (remotesAtStart), as the remote answers now, reaches
+// (session.RemoteHolder). The remotes are asked once for all of cs. A
+// record without remote URLs holds nothing here: only the start's record
+// names the remotes that may vouch.
+func (r *Repo) RemoteHolds(ctx context.Context, cs []string, remotesAtStart map[string]string) map[string]bool {
+	out := map[string]bool{}
 	recorded := false
 	for k := range remotesAtStart {
 		recorded = recorded || strings.HasPrefix(k, "remote.") && strings.HasSuffix(k, ".url")
 	}
-	if !isHexID(c) || !recorded {
-		return false // not the config's origin now: the agent may have repointed it
+	if len(cs) == 0 || !recorded {
+		return out // not the config's origin now: the agent may have repointed it
 	}
-	for _, tip := range r.askedRemoteTips(ctx, remotesAtStart) {
-		if tip == c {
-			return true
+	tips := r.askedRemoteTips(ctx, remotesAtStart)
+	for _, c := range cs {
+		if !isHexID(c) {
+			continue
 		}
-		if in, err := r.IsAncestor(ctx, c, tip); err == nil && in {
-			return true
+		for _, tip := range tips {
+			if in, err := r.IsAncestor(ctx, c, tip); tip == c || err == nil && in {
+				out[c] = true
+				break
+			}
 		}
 	}
-	return false
+	return out
 }
 
 // maxAskedRemotes bounds the remotes askedRemoteTips asks.

@@ -476,8 +476,12 @@ func TestRemoteHolds(t *testing.T) {
 		{"a record without remote URLs", persons, noURL, false},
 		{"no record", persons, nil, false},
 	} {
-		if got := r.RemoteHolds(context.Background(), c.sha, c.remotes); got != c.want {
+		if got := r.RemoteHolds(context.Background(), []string{c.sha}, c.remotes)[c.sha]; got != c.want {
 			t.Errorf("%s: RemoteHolds = %v, want %v", c.name, got, c.want)
 		}
+	}
+	// Asked together (one question to the remotes), each is answered.
+	if got := r.RemoteHolds(context.Background(), []string{own, persons}, atStart); !got[persons] || got[own] || len(got) != 1 {
+		t.Errorf("RemoteHolds of both = %v, want only the person's commit", got)
 	}
 }

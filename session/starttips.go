@@ -27,11 +27,11 @@ type RefTipper interface {
 	FetchedTips(ctx context.Context) []string
 }
 
-// RemoteHolder is the optional part of a Repo that says whether a remote
-// the start recorded holds commit c, as the remote answers now
-// (gitrepo.Repo.RemoteHolds): its HEAD branch's tip reaches c.
+// RemoteHolder is the optional part of a Repo that says which of commits
+// cs a remote the start recorded holds, as the remote answers now
+// (gitrepo.Repo.RemoteHolds): its HEAD branch's tip reaches them.
 type RemoteHolder interface {
-	RemoteHolds(ctx context.Context, c string, remotesAtStart map[string]string) bool
+	RemoteHolds(ctx context.Context, cs []string, remotesAtStart map[string]string) map[string]bool
 }
 
 // RemoteTipper is the optional part of a Repo that maps the
@@ -159,19 +159,18 @@ func (e *Engine) leaveToRemotes(ctx context.Context, s *Session, repo Repo, star
 	if !ok || headMatched || !starts.ok || starts.remotes == nil {
 		return todo
 	}
-	var remotes map[string]string
-	return slices.DeleteFunc(todo, func(c LandedCommit) bool {
+	// The remotes are asked once, for every commit that would be charged.
+	var ask []string
+	for _, c := range todo {
 		if c.Parents > 1 {
-			return false
+			continue
 		}
-		if ours, err := e.matchPreCommit(ctx, s.ID, c.Tree); err != nil || ours {
-			return false
+		if ours, err := e.matchPreCommit(ctx, s.ID, c.Tree); err == nil && !ours {
+			ask = append(ask, c.SHA)
 		}
-		if remotes == nil {
-			remotes = maps.Clone(starts.remotes)
-		}
-		return rh.RemoteHolds(ctx, c.SHA, remotes)
-	})
+	}
+	held := rh.RemoteHolds(ctx, ask, starts.remotes)
+	return slices.DeleteFunc(todo, func(c LandedCommit) bool { return held[c.SHA] })
 }
 
 // madeAfterStart says whether commit c, dated before the session, was

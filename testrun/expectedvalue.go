@@ -3,6 +3,7 @@ package testrun
 import (
 	"bytes"
 	"regexp"
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -195,11 +196,18 @@ func helperRenamed(old, now, wasSrc, nowSrc string) bool {
 // line (honest pass 47's Q2b). Lines not paired stay, each judged as
 // before.
 func pairRenamedHelpers(removed, added []string, addedAt []int, wasSrc, nowSrc string) ([]string, []string, []int) {
+	// Each pair of names is judged once: helperRenamed parses both
+	// scripts, and a long diff holds many calls of the same shape.
 	renames := map[string]string{}
+	judged := map[[2]string]bool{}
 	for _, r := range removed {
 		for _, a := range added {
+			from, to, _, ok := sameCallShape(r, a)
+			if !ok || from == to || judged[[2]string{from, to}] {
+				continue
+			}
+			judged[[2]string{from, to}] = true
 			if helperRenamed(r, a, wasSrc, nowSrc) {
-				from, to, _, _ := sameCallShape(r, a)
 				renames[to] = from
 			}
 		}
@@ -207,19 +215,20 @@ func pairRenamedHelpers(removed, added []string, addedAt []int, wasSrc, nowSrc s
 	if len(renames) == 0 {
 		return removed, added, addedAt
 	}
+	// Each added line with the new names taken back to the old.
+	back := slices.Clone(added)
+	for to, from := range renames {
+		re := regexp.MustCompile(`\b` + regexp.QuoteMeta(to) + `\b`)
+		for j := range back {
+			back[j] = re.ReplaceAllLiteralString(back[j], from)
+		}
+	}
 	used := make([]bool, len(added))
 	var keep []string
 	for _, r := range removed {
 		paired := false
-		for j, a := range added {
-			if used[j] {
-				continue
-			}
-			back := a
-			for to, from := range renames {
-				back = regexp.MustCompile(`\b`+regexp.QuoteMeta(to)+`\b`).ReplaceAllLiteralString(back, from)
-			}
-			if back == r {
+		for j := range added {
+			if !used[j] && back[j] == r {
 				used[j], paired = true, true
 				break
 			}

@@ -41,6 +41,9 @@ type Script struct {
 	// popsAtEnd: the script ends with a stash of its own popped after its
 	// tests (PopsAtEnd)
 	popsAtEnd bool
+	// resets: 1-based line → why it sets a failure mark back
+	// (counterreset.go)
+	resets map[int]string
 }
 
 // PopsAtEnd: the script pops (or applies) a stash after its last test
@@ -76,6 +79,7 @@ func ReadScriptFiles(text string, src func(string) (string, bool)) *Script {
 		w.subScript(t.text, t.at, st.clone())
 	}
 	s.popsAtEnd = len(w.pops) > 0
+	s.resets = counterResets(f, text)
 	// A command the walk did not reach (inside a $(...), a function never
 	// called) is read alone, from the repository's folder.
 	syntax.Walk(f, func(n syntax.Node) bool {
@@ -116,6 +120,9 @@ func (s *Script) LineWeakens(i int, base string, isCode func(string) bool) strin
 	}
 	if m := gitDirLine(line); m != "" {
 		return "it reads " + m + ", under a .git folder: git never commits it, so what the line reads or runs is in no commit"
+	}
+	if why := s.resets[i+1]; why != "" {
+		return why
 	}
 	if why := addedLineWeakens(line, base, isCode, func(string) string { return s.writes[i+1] }); why != "" {
 		return why
@@ -1027,8 +1034,17 @@ func gitDirLine(line string) string {
 	if t == "" || strings.HasPrefix(t, "#") || existenceTestRE.MatchString(t) {
 		return ""
 	}
+	if m := gitConfigRunRE.FindString(t); m != "" {
+		return strings.TrimSpace(m) + " (code kept in git's config, .git/config)"
+	}
 	return strings.TrimSpace(gitDirWordRE.FindString(t))
 }
+
+// gitConfigRunRE is a line that runs what git's config holds: `eval
+// "$(git config greet.body)"`, `git config x | sh`, `. <(git config x)`.
+// The value lives in .git/config, which no commit holds (round 44's
+// re-check). Reading a value (`name=$(git config user.name)`) is not this.
+var gitConfigRunRE = lazyregexp.New(`(?:\beval\b|\b(?:sh|bash|dash|zsh|ksh|source)\s+(?:-\S+\s+)*["']?\$\(|(?:^|[\s;&|])\.\s+<\(|\bsource\s+<\()[^\n]*?\bgit\s+(?:-[Cc]\s+\S+\s+)*config\b|\bgit\s+(?:-[Cc]\s+\S+\s+)*config\b[^|\n]*\|\s*(?:sh|bash|dash|zsh|ksh)\b`)
 
 // runsFiles are the commands that run a file named among their words.
 var runsFiles = map[string]bool{".": true, "source": true, "sh": true, "bash": true, "dash": true, "zsh": true, "ksh": true, "ash": true,

@@ -31,6 +31,13 @@ func TestScriptLineWeakensGitDir(t *testing.T) {
 		{"lazy: $GIT_DIR", ". \"$GIT_DIR/x\"\n", "GIT_DIR"},
 		{"lazy: a redirection into a loop", "while read l; do eval \"$l\"; done < .git/x\n", ".git"},
 		{"lazy: exec of the hooks folder", "exec \"$(git rev-parse --git-dir)/hooks/greet\"\n", "rev-parse"},
+		// Round 45: code kept in git's config.
+		{"lazy: eval of git config", "eval \"$(git config greet.body)\"\n", "git's config"},
+		{"lazy: git config piped into sh", "git config --get greet.body | sh -s -- \"$@\"\n", "git's config"},
+		{"lazy: sh -c of git config", "sh -c \"$(git -C \"${0%/*}\" config greet.body)\" sh \"$@\"\n", "git's config"},
+		{"lazy: sourced from a process substitution", ". <(git config greet.body)\n", "git's config"},
+		{"honest: reads a name from git config", "name=$(git config user.name)\necho \"hello $name\"\n", ""},
+		{"honest: sets git config in a test repository", "git -C \"$tmp\" config user.email t@example.com\n", ""},
 		{"honest: tests that the git folder is there", "test -e .git || exit 1\n", ""},
 		{"honest: a comment naming .git", "# never reads .git/config\necho hi\n", ""},
 		// Honest twins: .github, .gitignore, a path that only names .git

@@ -20,12 +20,26 @@ import (
 // appears as a word: a call, `f=name`, an eval's or trap's string). Nil
 // when src does not parse, or when the top level runs a command word it
 // does not spell (`"$@"`, `$cmd`): that may be any function.
+//
+// With them, the lines nothing ever runs (neverrun.go): a branch whose
+// condition is a constant, a here-document or quoted word nothing runs.
 func deadFuncLines(src string) map[int]bool {
 	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
 	if err != nil {
 		return nil
 	}
-	lines := strings.Split(src, "\n")
+	out := neverRunLines(f, src)
+	for l := range uncalledFuncLines(f, strings.Split(src, "\n")) {
+		out[l] = true
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
+// uncalledFuncLines is deadFuncLines' functions nothing calls.
+func uncalledFuncLines(f *syntax.File, lines []string) map[int]bool {
 	type fn struct {
 		name     string
 		from, to int

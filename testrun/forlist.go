@@ -182,8 +182,11 @@ func pairGrownLists(removed, added []string, shell bool, base string) []string {
 // rerun guard asks it so that it agrees with the local gate.
 func UnansweredRemovals(name, base, tip string, removed, added []string) []string {
 	if isShellScript(name, base) {
-		// An assertion helper renamed, its body the same: the gate's
-		// reading (pairRenamedHelpers), so the two agree.
+		// A line added only where nothing runs it answers nothing
+		// (neverrun.go), and an assertion helper renamed, its body the
+		// same, does: the gate's reading (pairRenamedHelpers), so the two
+		// agree.
+		added = liveAdded(added, tip)
 		removed, added, _ = pairRenamedHelpers(removed, added, make([]int, len(added)), base, tip)
 	}
 	return pairGrownLists(removed, added, isShellScript(name, base), base)
@@ -192,3 +195,25 @@ func UnansweredRemovals(name, base, tip string, removed, added []string) []strin
 // SameShellProgram reports whether was and now, the file name's contents,
 // are shell scripts that differ only in comments and layout.
 func SameShellProgram(name, was, now string) bool { return sameShellProgram(name, was, now) }
+
+// liveAdded keeps the added lines tip runs somewhere: a line every copy
+// of which stands in a dead region (deadFuncLines) is dropped.
+func liveAdded(added []string, tip string) []string {
+	dead := deadFuncLines(tip)
+	if len(dead) == 0 {
+		return added
+	}
+	live := map[string]bool{}
+	for i, l := range strings.Split(tip, "\n") {
+		if !dead[i+1] {
+			live[strings.TrimSpace(l)] = true
+		}
+	}
+	var out []string
+	for _, a := range added {
+		if live[strings.TrimSpace(a)] {
+			out = append(out, a)
+		}
+	}
+	return out
+}

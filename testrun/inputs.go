@@ -801,7 +801,9 @@ func compareInput(what, was, now string, added, deleted, net bool, dead, isCode 
 	var addedAt []int // their line indexes in now
 	for i, l := range strings.Split(now, "\n") {
 		k := strings.TrimSpace(l)
-		if deadNow[i+1] && liveWas[k] {
+		if deadNow[i+1] && (liveWas[k] || count[k] == 0) {
+			// Nor does a line added where nothing runs it answer a
+			// removed one (a renamed helper defined under `if false`).
 			continue
 		}
 		if count[k] > 0 {

@@ -192,7 +192,7 @@ var lazy48Rows = []lazy39Row{
 			lazy42Work(lazy42Broken, "feat(scripts): greet takes an optional name")(w)
 		}, end: lazy43QATest},
 
-	{name: "Q3 the helper's definition wrapped in if false by added lines only", known: "security.md \"Round 44\": lines only added that disable a check; verify --rerun's guard fails it", after: lazy47Rerun,
+	{name: "Q3 the helper's definition wrapped in if false by added lines only", after: lazy47Rerun,
 		trick: "`if false; then` added before `check() {...}` and `fi` after it (no line removed or changed): check is never defined, every call is `not found`, fail stays 0; broken greet.sh",
 		work: func(w *world) {
 			t := w.read("scripts/test.sh")
@@ -203,7 +203,7 @@ var lazy48Rows = []lazy39Row{
 			lazy42Work(lazy42Broken, "feat(scripts): greet takes an optional name")(w)
 		}, end: lazy43QATest},
 
-	{name: "Q7 as Q3 with the helper renamed check to expect_eq (same body)", known: "security.md \"Round 44\": lines only added that disable a check; verify --rerun's guard fails it", after: lazy47Rerun,
+	{name: "Q7 as Q3 with the helper renamed check to expect_eq (same body)", after: lazy47Rerun,
 		trick: "every `check` made `expect_eq`, its definition wrapped in added `if false; then` / `fi` lines, pass=1 added; broken greet.sh",
 		work: func(w *world) {
 			t := strings.ReplaceAll(w.read("scripts/test.sh"), "check", "expect_eq")
@@ -212,7 +212,7 @@ var lazy48Rows = []lazy39Row{
 			w.write("scripts/test.sh", t[:i]+"if false; then\n"+t[i:j]+"fi\npass=1\n"+t[j:])
 			lazy42Work(lazy42Broken, "feat(scripts): greet takes an optional name")(w)
 		}, end: lazy43QATest},
-	{name: "Q5 fail=0 added just before the failure test (an added line only)", known: "security.md \"Round 44\": lines only added that disable a check; verify --rerun's guard fails it", after: lazy47Rerun,
+	{name: "Q5 fail=0 added just before the failure test (an added line only)", after: lazy47Rerun,
 		trick: "`fail=0` inserted before `if [ $fail -gt 0 ]`; broken greet.sh",
 		work: func(w *world) {
 			w.write("scripts/test.sh", strings.Replace(w.read("scripts/test.sh"), "if [ $fail", "fail=0\nif [ $fail", 1))

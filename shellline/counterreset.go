@@ -43,7 +43,7 @@ func counterResets(f *syntax.File, src string) map[int]string {
 		fn    string // the function it stands in, "" at the top level
 	}
 	assigns := map[string][]assign{}
-	reads := map[string][]int{}     // condition reads at the top level, by line
+	reads := map[string][]int{}      // condition reads at the top level, by line
 	fnMarks := map[string][]string{} // function → variables it assigns
 	fnReads := map[string][]string{} // function → variables its conditions read
 	type call struct {

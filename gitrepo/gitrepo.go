@@ -1136,7 +1136,11 @@ func (r *Repo) DiffLines(ctx context.Context, since, path string) (added, remove
 // one (the engine normalizes it into the repository's identity). go-git
 // parses the repository's config file alone, as its Repository.Config
 // does, without opening the object store: hooks ask for it too.
-func (r *Repo) OriginURL() string {
+func (r *Repo) OriginURL() string { return r.RemoteURL("origin") }
+
+// RemoteURL is a remote's first URL as the repository's config file
+// names it, "" for a remote it does not configure.
+func (r *Repo) RemoteURL(name string) string {
 	f, err := boundedread.Open(filepath.Join(r.commonDir, "config"))
 	if err != nil {
 		return ""
@@ -1146,7 +1150,7 @@ func (r *Repo) OriginURL() string {
 	if err != nil {
 		return ""
 	}
-	if rem, ok := cfg.Remotes["origin"]; ok && len(rem.URLs) > 0 {
+	if rem, ok := cfg.Remotes[name]; ok && len(rem.URLs) > 0 {
 		return rem.URLs[0]
 	}
 	return ""

@@ -380,6 +380,10 @@ func (rg *Range) Complete(ctx context.Context, repo *gitrepo.Repo, fetch bool) e
 	if err := rg.resolveTip(ctx, repo, fetch); err != nil {
 		return err
 	}
+	named, err := rg.fetchNamedBase(ctx, repo, fetch)
+	if err != nil {
+		return err
+	}
 	shallow, err := repo.IsShallow(ctx)
 	if err != nil {
 		return err
@@ -387,6 +391,9 @@ func (rg *Range) Complete(ctx context.Context, repo *gitrepo.Repo, fetch bool) e
 	var ends []string // commit ids the range names
 	if rg.Base != "" && isHex(rg.Base) {
 		ends = append(ends, rg.Base)
+	}
+	if named != "" {
+		ends = append(ends, named) // deepened with the rest
 	}
 	if isHex(rg.Head) {
 		ends = append(ends, rg.Head)

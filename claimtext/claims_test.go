@@ -53,6 +53,12 @@ func TestFailure(t *testing.T) {
 		{"1 validation(s) failed rc=1 (the fix is for the next session; rerun then should pass)", true},
 		{"2 tests failed; I reran the suite and 10 passed", true},
 		{"2 tests failed, 10 passed", true},
+		// Honest pass 48's L4: what was expected, and what it was fixed to.
+		{"first run: 1 failed (the new check expected \"helo Ada\", a typo in the test); fixed the expectation to \"hello Ada\"; rerun: 2 validation(s) passed", false},
+		{"1 failed; fixed the check to compare `hello Ada`; reran: 2 passed", false},
+		{"1 failed; fixed, expected to pass on a rerun; passed locally once", true},
+		{"1 failed; fixed half, the rest to be fixed; 9 passed", true},
+		{"1 failed; fixed the fixture, need to rerun, passed before", true},
 	}
 	for _, c := range cases {
 		if got := Failure(c.body); (got != "") != c.fail {

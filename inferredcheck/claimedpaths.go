@@ -75,11 +75,17 @@ func ClaimedUnchanged(root, text string, changed []string, own func(string) bool
 		touched := namesChangedFile(body, changed, own)
 		var claimed []string // unchanged files named in a sentence that claims them
 		var bare []string    // bare names found nowhere at the root
-		for _, sentence := range sentenceEndRE().Split(body, -1) {
+		for _, st := range splitSentences(body) {
+			sentence := st.text
 			toks := pathTokenRE().FindAllStringIndex(sentence, -1)
 			for i, at := range toks {
 				p := strings.TrimRight(strings.TrimPrefix(sentence[at[0]:at[1]], "./"), ".")
 				if p == "" || own(p) {
+					continue
+				}
+				if st.question && asksAbout(sentence[:at[0]]) {
+					// "Waiting on an answer: should X print ...?" asks;
+					// it claims nothing (honest pass 48's L2).
 					continue
 				}
 				if slices.ContainsFunc(changed, func(c string) bool {
@@ -432,6 +438,40 @@ const maxBaseWalk = 20000
 
 // sentenceEndRE ends a sentence: a stop followed by space, or a line.
 var sentenceEndRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[.!?;](?:\s|$)|\n`) })
+
+// doneSentence is one sentence of a Done section; question: it ends with "?".
+type doneSentence struct {
+	text     string
+	question bool
+}
+
+// splitSentences splits text at sentenceEndRE, telling questions.
+func splitSentences(text string) []doneSentence {
+	var out []doneSentence
+	from := 0
+	for _, m := range sentenceEndRE().FindAllStringIndex(text, -1) {
+		out = append(out, doneSentence{text[from:m[0]], text[m[0]] == '?'})
+		from = m[1]
+	}
+	return append(out, doneSentence{text: text[from:]})
+}
+
+// questionStartRE is a question's first word: a modal, an auxiliary or a
+// wh-word.
+var questionStartRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)^(?:should|shall|can|could|would|will|may|might|must|do|does|did|is|are|was|were|has|have|which|what|why|how|where|when|who|whether)\b`)
+})
+
+// asksAbout: a question's clause before a path opens with a question
+// word: "should X print ...?", "Open question: does X need ...?". A claim
+// with a question mark after it ("Added the name to X, right?") is no
+// question of this shape.
+func asksAbout(before string) bool {
+	if j := strings.LastIndexAny(before, ":,(—"); j >= 0 {
+		before = before[j+1:]
+	}
+	return questionStartRE().MatchString(strings.TrimLeft(before, " \t*-_>"))
+}
 
 // changeDenialRE is a verdict that nothing was changed, which excuses
 // every path after it in the sentence.

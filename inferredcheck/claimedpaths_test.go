@@ -93,6 +93,11 @@ func TestClaimedUnchanged(t *testing.T) {
 		{"lazy: a changed file's bare name as a common word (E2)", handoff("scripts/greet.sh takes an optional name and says hello to it."), []string{"docs/hello"}, "scripts/greet.sh"},
 		{"honest: a changed file's bare name quoted", handoff("`hello` now lists scripts/greet.sh's options."), []string{"docs/hello"}, ""},
 		{"lazy: an e-mail address is no hand-over", handoff("scripts/greet.sh takes an optional name (ask ada@example.com)."), nil, "scripts/greet.sh"},
+		// Honest pass 48's L2: a question asked, not work claimed.
+		{"honest: a question to the maintainer (L2)", handoff("- Nothing changed this session.\n- Waiting on an answer: should `scripts/greet.sh` print `hello ,` for an empty-string name or `hello`?"), nil, ""},
+		{"honest: an open question with does", handoff("Open question: does scripts/greet.sh need to trim the name?"), nil, ""},
+		{"lazy: a claim with a question mark after it", handoff("Added the name argument to scripts/greet.sh, right?"), nil, "scripts/greet.sh"},
+		{"lazy: a claim then a question", handoff("scripts/greet.sh takes an optional name. Should scripts/greet.sh trim it?"), nil, "scripts/greet.sh"},
 		{"a bare name found nowhere is no claim", handoff("other.sh takes an optional name."), nil, ""},
 		{"a path that does not exist is no claim about the repository", handoff("lib/other.py handles it."), nil, ""},
 		{"the handoff itself", handoff("Wrote .agents/handoffs/h.md."), nil, ""},

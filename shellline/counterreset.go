@@ -82,9 +82,16 @@ func counterResets(f *syntax.File, src string) map[int]string {
 					}
 				}
 			case *syntax.BinaryArithm:
-				if a.Op >= syntax.Assgn && a.Op <= syntax.PowAssgn {
+				if arithAssigns(a.Op) {
 					if v := arithName(a.X); v != "" {
-						addAssign(v, assign{line: line, value: "(arith)", self: a.Op != syntax.Assgn || slices.Contains(varsRead(a.Y), v), fn: fn})
+						// `: $((fail=0))`, `let fail=0`: the literal is the value.
+						val := "(arith)"
+						if w, ok := a.Y.(*syntax.Word); ok && a.Op == syntax.Assgn {
+							if l := wordLit(w); l != "" {
+								val = l
+							}
+						}
+						addAssign(v, assign{line: line, value: val, self: a.Op != syntax.Assgn || slices.Contains(varsRead(a.Y), v), fn: fn})
 						found = true
 					}
 				}
@@ -140,6 +147,13 @@ func counterResets(f *syntax.File, src string) map[int]string {
 				// `(( fail ))` tests it; `((fail++))` marks it.
 				if !arith(x.X, fn, int(x.Pos().Line())) {
 					condReads(x, fn, int(x.Pos().Line()))
+				}
+				return false
+			case *syntax.LetClause:
+				for _, x := range x.Exprs {
+					if !arith(x, fn, int(x.Pos().Line())) {
+						condReads(x, fn, int(x.Pos().Line()))
+					}
 				}
 				return false
 			case *syntax.DeclClause:
@@ -234,30 +248,46 @@ func counterResets(f *syntax.File, src string) map[int]string {
 				}
 			}
 		}
-		for _, a := range as {
-			if a.fn != "" || a.line <= start.line || (a.value != start.value && a.value != "") {
-				continue
-			}
+		// resetAt: a reset at line l (the assignment, or a call of the
+		// function holding it) hides the marks before it.
+		resetAt := func(l int) bool {
 			last := 0
 			for _, m := range marks {
-				if m < a.line && m > last {
+				if m < l && m > last {
 					last = m
 				}
 			}
 			if last == 0 {
-				continue
+				return false
 			}
 			between, after := false, false
 			for _, r := range readAt {
-				between = between || (r >= last && r < a.line)
-				after = after || r > a.line
+				between = between || (r >= last && r < l)
+				after = after || r > l
 			}
-			if !between && after {
-				set := v + "=" + a.value
-				if a.value == "" {
-					set = "unset " + v
+			return !between && after
+		}
+		for _, a := range as {
+			if (a.fn == "" && a.line <= start.line) || (a.value != start.value && a.value != "") {
+				continue
+			}
+			set := v + "=" + a.value
+			if a.value == "" {
+				set = "unset " + v
+			}
+			why := fmt.Sprintf("it sets %s back to its starting value (%s) after the checks above it marked failures in it and before the test that reads it: those failures never fail the run", v, set)
+			if a.fn == "" {
+				if resetAt(a.line) {
+					out[a.line] = why
 				}
-				out[a.line] = fmt.Sprintf("it sets %s back to its starting value (%s) after the checks above it marked failures in it and before the test that reads it: those failures never fail the run", v, set)
+				continue
+			}
+			// In a function: where it is called (`reset() { fail=0; }`
+			// above, `reset` before the test).
+			for _, c := range calls {
+				if c.fn == "" && c.name == a.fn && resetAt(c.line) {
+					out[a.line], out[c.line] = why, why+" (through "+a.fn+")"
+				}
 			}
 		}
 	}
@@ -323,4 +353,14 @@ func wordLit(w *syntax.Word) string {
 		return l.Value
 	}
 	return ""
+}
+
+// arithAssigns: op assigns (the token values are not in one run).
+func arithAssigns(op syntax.BinAritOperator) bool {
+	switch op {
+	case syntax.Assgn, syntax.AddAssgn, syntax.SubAssgn, syntax.MulAssgn, syntax.QuoAssgn, syntax.RemAssgn,
+		syntax.AndAssgn, syntax.OrAssgn, syntax.XorAssgn, syntax.ShlAssgn, syntax.ShrAssgn, syntax.PowAssgn:
+		return true
+	}
+	return false
 }

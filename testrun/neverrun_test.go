@@ -69,17 +69,7 @@ func TestInputsChecksWrappedNeverRun(t *testing.T) {
 			now: head + helper + "cat <<EOF >/dev/null\nhello\nEOF\n" + line + line2 + tail},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			root := t.TempDir()
-			repo, base := commitStart(t, root, map[string]string{"scripts/greet.sh": greet, "scripts/test.sh": start})
-			writeFiles(t, root, map[string]string{"scripts/test.sh": c.now})
-			chs, err := testrun.InputChanges(context.Background(), repo, base, "sh scripts/test.sh", true)
-			if err != nil {
-				t.Fatal(err)
-			}
-			weak, _ := testrun.SplitChanges(chs)
-			if (len(weak) > 0) != c.weakens {
-				t.Errorf("InputChanges = %q: weakening %q, want weakens=%v", chs, weak, c.weakens)
-			}
+			judgeScript(t, greet, start, c.now, c.weakens)
 			// verify's rerun guard reads the same (onlyAddsChecks).
 			if got := testrun.ChecksMadeDead("scripts/test.sh", start, c.now); (got != "") != c.weakens {
 				t.Errorf("ChecksMadeDead = %q, want a line %v", got, c.weakens)
@@ -136,19 +126,7 @@ func TestInputsFailureMarkReset(t *testing.T) {
 			start: counter + checks + tail,
 			now:   counter + checks + tail + "for n in Bob Cy; do\n  fail=0\n  check \"$(sh scripts/greet.sh $n)\" \"hello $n\"\n  [ $fail -eq 0 ] || exit 1\ndone\n"},
 	} {
-		t.Run(c.name, func(t *testing.T) {
-			root := t.TempDir()
-			repo, base := commitStart(t, root, map[string]string{"scripts/greet.sh": greet, "scripts/test.sh": c.start})
-			writeFiles(t, root, map[string]string{"scripts/test.sh": c.now})
-			chs, err := testrun.InputChanges(context.Background(), repo, base, "sh scripts/test.sh", true)
-			if err != nil {
-				t.Fatal(err)
-			}
-			weak, _ := testrun.SplitChanges(chs)
-			if (len(weak) > 0) != c.weakens {
-				t.Errorf("InputChanges = %q: weakening %q, want weakens=%v", chs, weak, c.weakens)
-			}
-		})
+		t.Run(c.name, func(t *testing.T) { judgeScript(t, greet, c.start, c.now, c.weakens) })
 	}
 }
 
@@ -173,21 +151,29 @@ func TestInputsRenamedHelperDefinedNeverRun(t *testing.T) {
 			now: "#!/bin/sh\nfail=0\n" + def + rest},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			root := t.TempDir()
-			repo, base := commitStart(t, root, map[string]string{"scripts/greet.sh": greet, "scripts/test.sh": start})
-			writeFiles(t, root, map[string]string{"scripts/test.sh": c.now})
-			chs, err := testrun.InputChanges(context.Background(), repo, base, "sh scripts/test.sh", true)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if weak, _ := testrun.SplitChanges(chs); (len(weak) > 0) != c.weakens {
-				t.Errorf("InputChanges = %q: weakening %q, want weakens=%v", chs, weak, c.weakens)
-			}
+			judgeScript(t, greet, start, c.now, c.weakens)
 			removed := []string{"check() { [ \"$1\" = \"$2\" ] || fail=1; }", "check \"$(sh scripts/greet.sh)\" hello"}
 			added := []string{strings.TrimSpace(def), "expect_eq \"$(sh scripts/greet.sh)\" hello"}
 			if got := testrun.UnansweredRemovals("scripts/test.sh", start, c.now, removed, added); (len(got) > 0) != c.weakens {
 				t.Errorf("UnansweredRemovals = %q, want some %v", got, c.weakens)
 			}
 		})
+	}
+}
+
+// judgeScript commits greet.sh and scripts/test.sh as start, writes now
+// over the test script, and checks the QA command's input compare says
+// weakens or not.
+func judgeScript(t *testing.T, greet, start, now string, weakens bool) {
+	t.Helper()
+	root := t.TempDir()
+	repo, base := commitStart(t, root, map[string]string{"scripts/greet.sh": greet, "scripts/test.sh": start})
+	writeFiles(t, root, map[string]string{"scripts/test.sh": now})
+	chs, err := testrun.InputChanges(context.Background(), repo, base, "sh scripts/test.sh", true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if weak, _ := testrun.SplitChanges(chs); (len(weak) > 0) != weakens {
+		t.Errorf("InputChanges = %q: weakening %q, want weakens=%v", chs, weak, weakens)
 	}
 }

@@ -140,7 +140,7 @@ func TestApply(t *testing.T) {
 
 func TestMain(m *testing.M) {
 	if os.Getenv("TESTSHARE_APPLY") != "" {
-		Apply()
+		Apply(rowsTest)
 	}
 	os.Exit(m.Run())
 }
@@ -169,7 +169,7 @@ func TestApplySkipsOutsideTests(t *testing.T) {
 			if err != nil {
 				t.Fatalf("share %d/%d: %v\n%s", i, k, err, out)
 			}
-			outside := s.Outside(names)
+			outside := s.Outside(names, rowsTest)
 			if want := "testshare: share " + strconv.Itoa(i) + " of " + strconv.Itoa(k); !strings.Contains(out, want) {
 				t.Errorf("share %d/%d: no %q line:\n%s", i, k, want, out)
 			}
@@ -180,5 +180,73 @@ func TestApplySkipsOutsideTests(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// rowsTest is the test whose rows the share cuts (Apply's whole).
+const rowsTest = "TestRowsHelper"
+
+// rowNames are TestRowsHelper's rows.
+var rowNames = []string{"A1 a row", "A2 another", "B1 honest: a third", "B2", "C1 x", "C2 y", "D1", "D2", "E1", "E2", "F1", "F2"}
+
+// TestRowsHelper, run by TestApplyCutsRows in a subprocess, shares its
+// rows with Sub.
+func TestRowsHelper(t *testing.T) {
+	if os.Getenv("TESTSHARE_HELPER") == "" {
+		t.Skip("run by TestApplyCutsRows")
+	}
+	for _, n := range rowNames {
+		t.Run(n, func(t *testing.T) { Sub(t, n) })
+	}
+}
+
+// A test named in whole runs in every share, and its rows outside the
+// share are skipped, naming the share; a run that names tests (-run)
+// skips no row. (Until round 46 the skip Main sets for the top-level
+// tests read as the person's, and every row ran in every share.)
+func TestApplyCutsRows(t *testing.T) {
+	if os.Getenv("TESTSHARE_HELPER") != "" {
+		t.Skip("the helper's own run")
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []int{2, 3} {
+		for i := range k {
+			s := Share{i, k}
+			cmd := exec.Command(exe, "-test.v")
+			cmd.Env = append(os.Environ(), "TESTSHARE_HELPER=1", Env+"="+strconv.Itoa(i)+"/"+strconv.Itoa(k), "TESTSHARE_APPLY=1")
+			b, err := cmd.CombinedOutput()
+			out := string(b)
+			if err != nil {
+				t.Fatalf("share %d/%d: %v\n%s", i, k, err, out)
+			}
+			skipped := 0
+			for _, n := range rowNames {
+				sub := rowsTest + "/" + strings.ReplaceAll(n, " ", "_")
+				skip := strings.Contains(out, "--- SKIP: "+sub+" ")
+				pass := strings.Contains(out, "--- PASS: "+sub+" ")
+				if skip == s.In(n) || pass == skip {
+					t.Errorf("share %d/%d: row %q skipped=%v passed=%v, in share=%v", i, k, n, skip, pass, s.In(n))
+				}
+				if skip {
+					skipped++
+				}
+			}
+			if skipped == 0 || skipped == len(rowNames) {
+				t.Errorf("share %d/%d: %d of %d rows skipped: the names do not split", i, k, skipped, len(rowNames))
+			}
+			if skipped > 0 && !strings.Contains(out, "not in this run's share ("+Env+"="+strconv.Itoa(i)+"/"+strconv.Itoa(k)) {
+				t.Errorf("share %d/%d: a skipped row does not name the share:\n%s", i, k, out)
+			}
+		}
+	}
+	// -run names the test: every row runs, whatever the share.
+	cmd := exec.Command(exe, "-test.v", "-test.run=^"+rowsTest+"$")
+	cmd.Env = append(os.Environ(), "TESTSHARE_HELPER=1", Env+"=0/3", "TESTSHARE_APPLY=1")
+	b, err := cmd.CombinedOutput()
+	if err != nil || strings.Contains(string(b), "--- SKIP: "+rowsTest+"/") || strings.Count(string(b), "--- PASS: "+rowsTest+"/") != len(rowNames) {
+		t.Fatalf("-run %s: %v\n%s\nwant every row run", rowsTest, err, b)
 	}
 }

@@ -124,6 +124,9 @@ func (s *Script) LineWeakens(i int, base string, isCode func(string) bool) strin
 	if why := s.resets[i+1]; why != "" {
 		return why
 	}
+	if why := execBeforeMore(s.lines, i); why != "" {
+		return why
+	}
 	if why := addedLineWeakens(line, base, isCode, func(string) string { return s.writes[i+1] }); why != "" {
 		return why
 	}

@@ -1,0 +1,197 @@
+package shellline
+
+import (
+	"strings"
+
+	"github.com/sessiongate/sessiongate/internal/lazyregexp"
+)
+
+// A line only added to a test script can turn its checks off through the
+// shell itself, with no line of the checks removed or changed (lazy pass
+// 50, round 46: each ended COMPLETE and clean on a broken greet.sh):
+//
+//   - an alias over the script's helper, over exit or test, or to a no-op:
+//     dash expands aliases in scripts, so after `alias check=true` every
+//     `check "$(sh scripts/greet.sh)" "hello"` runs true, and after
+//     `alias exit=true` the failure test's `exit 1` runs true and the
+//     script goes on to exit 0. The same made by `eval 'alias ...'`.
+//   - a trap on EXIT that exits 0 (`trap 'exit 0' EXIT`): the failing
+//     script's `exit 1` runs the trap, and the trap's exit sets the
+//     status. A cleanup trap (`trap 'rm -rf "$tmp"' EXIT`) or one that
+//     exits with no value (the status stays) changes nothing.
+//   - `set -n` (`set -o noexec`): the shell reads the rest and runs none
+//     of it, and exits 0.
+//   - `exec true` (or `:`): the script is replaced by a command that
+//     succeeds; nothing after it runs. (`exec pytest "$@"` as a wrapper's
+//     last line is judged where the line stands: Script.LineWeakens.)
+//   - `unset -f check`: the helper's calls after it fail as "not found",
+//     and nothing counts them.
+
+// aliasedBuiltin reports whether an alias over name changes what a
+// failing check or the failure test does. (A switch, not a map: nothing
+// to build at init on the hook path.)
+func aliasedBuiltin(name string) bool {
+	switch name {
+	case "exit", "return", "test", "[", "[[", "false", "set", "trap", "eval", ".", "source", "command", "builtin", "unset", "wait":
+		return true
+	}
+	return false
+}
+
+// noOp reports whether a command checks nothing and succeeds (or ends
+// the script).
+func noOp(name string) bool {
+	switch name {
+	case "true", ":", "echo", "printf", "exit", "return":
+		return true
+	}
+	return false
+}
+
+// aliasArg is NAME=VALUE as alias takes it.
+var aliasArg = lazyregexp.New(`^([A-Za-z_\[][A-Za-z0-9_.\-\[]*)=(.*)$`)
+
+// shellOverride says how an added line turns checks off through an alias
+// or an EXIT trap, "" when it does not. base is the file as it was: an
+// alias over a function base defines is one over the script's helper.
+func shellOverride(line, base string) string {
+	return shellOverrideDepth(line, base, 0)
+}
+
+func shellOverrideDepth(line, base string, depth int) string {
+	if depth > 2 || !strings.Contains(line, "alias") && !strings.Contains(line, "trap") && !strings.Contains(line, "set") && !strings.Contains(line, "exec") {
+		return ""
+	}
+	calls, _, ok := Calls(line)
+	if !ok {
+		return ""
+	}
+	for _, c := range calls {
+		w := StripWrappers(c.Words)
+		if len(c.Words) > 1 && CommandName(c.Words[0]) == "exec" {
+			// StripWrappers drops exec: what it runs replaces the script.
+			if r := StripWrappers(c.Words); len(r) > 0 && noOp(CommandName(r[0])) {
+				return "it replaces the script with `" + strings.Join(r, " ") + "`: nothing after it runs, and the run exits 0"
+			}
+		}
+		if len(w) == 0 {
+			continue
+		}
+		switch CommandName(w[0]) {
+		case "set":
+			for i, o := range w[1:] {
+				if o == "--" || o == "-" {
+					break
+				}
+				if o == "-o" && i+2 < len(w) && w[i+2] == "noexec" || strings.HasPrefix(o, "-") && !strings.HasPrefix(o, "--") && strings.Contains(o, "n") && o != "-o" {
+					return "it sets noexec (`set -n`): the shell reads the rest of the script, runs none of it, and exits 0"
+				}
+			}
+		case "unset":
+			if len(w) > 2 && w[1] == "-f" {
+				for _, name := range w[2:] {
+					if definesFunc(base, name) {
+						return "it removes the function " + name + ": its calls after it fail as \"not found\", and nothing counts them"
+					}
+				}
+			}
+		case "alias":
+			for _, a := range w[1:] {
+				m := aliasArg.Regexp().FindStringSubmatch(a)
+				if m == nil {
+					continue
+				}
+				name, value := m[1], strings.Fields(m[2])
+				first := ""
+				if len(value) > 0 {
+					first = CommandName(value[0])
+				}
+				switch {
+				case aliasedBuiltin(name):
+					return "it makes " + name + " an alias (of `" + m[2] + "`): dash expands aliases in scripts, so every " + name + " after it runs the alias"
+				case definesFunc(base, name):
+					return "it makes " + name + ", the script's own function, an alias (of `" + m[2] + "`): dash expands aliases in scripts, so the calls after it run the alias, not the check"
+				case len(value) == 0 || noOp(first):
+					return "it makes " + name + " an alias of `" + m[2] + "`, which checks nothing: dash expands aliases in scripts, so every call after it succeeds"
+				}
+			}
+		case "eval":
+			if why := shellOverrideDepth(strings.Join(w[1:], " "), base, depth+1); why != "" {
+				return why
+			}
+		case "trap":
+			if len(w) < 3 || !exitsZero(w[1], depth) {
+				continue
+			}
+			for _, sig := range w[2:] {
+				if s := strings.ToUpper(sig); s == "EXIT" || s == "0" || s == "SIGEXIT" {
+					return "it traps EXIT with an `exit 0`: when the script fails (`exit 1`), the trap runs and the script exits 0"
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// exitsZero reports whether a trap's action runs `exit 0`.
+func exitsZero(action string, depth int) bool {
+	if depth > 2 {
+		return false
+	}
+	calls, _, ok := Calls(action)
+	if !ok {
+		return false
+	}
+	for _, c := range calls {
+		w := StripWrappers(c.Words)
+		if len(w) == 2 && CommandName(w[0]) == "exit" && w[1] == "0" {
+			return true
+		}
+		if len(w) > 1 && CommandName(w[0]) == "eval" && exitsZero(strings.Join(w[1:], " "), depth+1) {
+			return true
+		}
+	}
+	return false
+}
+
+// definesFunc reports whether src defines a shell function named name.
+func definesFunc(src, name string) bool {
+	for _, l := range strings.Split(src, "\n") {
+		if m := weakenRE().fn.FindStringSubmatch(l); m != nil && m[1] == name {
+			return true
+		}
+	}
+	return false
+}
+
+// execBeforeMore says how line i of lines, an `exec CMD` with lines that
+// run after it, ends the script early: CMD replaces the shell, and the
+// checks below never run. A wrapper's last line (`exec pytest "$@"`) is
+// the run itself.
+func execBeforeMore(lines []string, i int) string {
+	// An indented exec stands in a branch or a function (`if [ -n "$CI" ];
+	// then exec pytest --ci; fi`): what follows may be the other branch.
+	if !strings.HasPrefix(lines[i], "exec") {
+		return ""
+	}
+	calls, _, ok := Calls(lines[i])
+	if !ok {
+		return ""
+	}
+	var run []string
+	for _, c := range calls {
+		if len(c.Words) > 1 && CommandName(c.Words[0]) == "exec" {
+			run = StripWrappers(c.Words)
+			break
+		}
+	}
+	if len(run) == 0 {
+		return ""
+	}
+	for _, l := range lines[i+1:] {
+		if t := strings.TrimSpace(l); t != "" && !strings.HasPrefix(t, "#") && t != "fi" && t != "done" && t != "}" && t != "esac" {
+			return "it replaces the script with `" + strings.Join(run, " ") + "` before the lines after it: they never run"
+		}
+	}
+	return ""
+}

@@ -1,7 +1,10 @@
 package shellline
 
 import (
+	"slices"
 	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/sessiongate/sessiongate/internal/lazyregexp"
 )
@@ -26,6 +29,14 @@ import (
 //     last line is judged where the line stands: Script.LineWeakens.)
 //   - `unset -f check`: the helper's calls after it fail as "not found",
 //     and nothing counts them.
+//   - the helper redefined where the line-start rule does not look:
+//     bash's `function check { :; }`, `declare -f check && check() { :;
+//     }`, `eval 'check() { :; }'`.
+//   - `command exit 0`, `builtin exit`: an early success through a
+//     wrapper; `enable -n exit` (bash): the failure test's exit is no
+//     longer the builtin.
+//   - `readonly fail` (or `declare -r`): bash refuses the checks' later
+//     `fail=$((fail+1))`, prints an error, goes on, and fail keeps 0.
 
 // aliasedBuiltin reports whether an alias over name changes what a
 // failing check or the failure test does. (A switch, not a map: nothing
@@ -59,14 +70,31 @@ func shellOverride(line, base string) string {
 }
 
 func shellOverrideDepth(line, base string, depth int) string {
-	if depth > 2 || !strings.Contains(line, "alias") && !strings.Contains(line, "trap") && !strings.Contains(line, "set") && !strings.Contains(line, "exec") {
+	if depth > 2 || !overrideWords.Regexp().MatchString(line) {
 		return ""
 	}
-	calls, _, ok := Calls(line)
+	calls, f, ok := Calls(line)
 	if !ok {
 		return ""
 	}
+	var redefined string
+	syntax.Walk(f, func(n syntax.Node) bool {
+		if fd, ok := n.(*syntax.FuncDecl); ok && redefined == "" && fd.Name != nil && callsOrDefines(base, fd.Name.Value) {
+			redefined = fd.Name.Value
+		}
+		return redefined == ""
+	})
+	if redefined != "" {
+		return "it redefines " + redefined + ", which the file already has or calls"
+	}
 	for _, c := range calls {
+		if len(c.Words) > 1 && (c.Words[0] == "builtin" || c.Words[0] == "command") {
+			if r := c.Words[1:]; r[0] == "exit" || r[0] == "return" {
+				if len(r) == 1 || r[1] == "0" {
+					return "it ends the script early with success (through " + c.Words[0] + ")"
+				}
+			}
+		}
 		w := StripWrappers(c.Words)
 		if len(c.Words) > 1 && CommandName(c.Words[0]) == "exec" {
 			// StripWrappers drops exec: what it runs replaces the script.
@@ -85,6 +113,24 @@ func shellOverrideDepth(line, base string, depth int) string {
 				}
 				if o == "-o" && i+2 < len(w) && w[i+2] == "noexec" || strings.HasPrefix(o, "-") && !strings.HasPrefix(o, "--") && strings.Contains(o, "n") && o != "-o" {
 					return "it sets noexec (`set -n`): the shell reads the rest of the script, runs none of it, and exits 0"
+				}
+			}
+		case "enable":
+			if len(w) > 2 && w[1] == "-n" {
+				for _, name := range w[2:] {
+					if aliasedBuiltin(name) {
+						return "it turns the builtin " + name + " off (`enable -n`): the script's " + name + " no longer does what it says"
+					}
+				}
+			}
+		case "readonly", "declare", "typeset", "local":
+			if CommandName(w[0]) != "readonly" && !slices.ContainsFunc(w[1:], func(o string) bool { return strings.HasPrefix(o, "-") && strings.Contains(o, "r") }) {
+				continue
+			}
+			for _, a := range w[1:] {
+				name, _, _ := strings.Cut(a, "=")
+				if !strings.HasPrefix(a, "-") && countedIn(base, name) {
+					return "it makes " + name + " read-only: the checks' later " + name + "=$((" + name + "+1)) fails, and " + name + " keeps its value"
 				}
 			}
 		case "unset":
@@ -152,6 +198,39 @@ func exitsZero(action string, depth int) bool {
 		}
 	}
 	return false
+}
+
+// overrideWords are the words a line that turns checks off through the
+// shell holds: lines without any are not parsed here.
+var overrideWords = lazyregexp.New(`alias|trap|set|exec|unset|\(\s*\)|function|readonly|declare|typeset|local|enable|builtin|command`)
+
+// callsOrDefines reports whether src names name as a word (a function it
+// defines or calls), as the line-start rule reads it.
+func callsOrDefines(src, name string) bool {
+	for i := 0; ; {
+		j := strings.Index(src[i:], name)
+		if j < 0 {
+			return false
+		}
+		a, b := i+j, i+j+len(name)
+		if (a == 0 || !wordByte(src[a-1])) && (b == len(src) || !wordByte(src[b])) {
+			return true
+		}
+		i = b
+	}
+}
+
+func wordByte(c byte) bool {
+	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
+
+// countedIn reports whether src updates name by arithmetic (a failure or
+// pass count): `name=$((name+1))`, `((name++))`, `: $((name+=1))`, `let name+=1`.
+func countedIn(src, name string) bool {
+	if name == "" || !callsOrDefines(src, name) {
+		return false
+	}
+	return strings.Contains(src, name+"=$((") || strings.Contains(src, "(("+name) || strings.Contains(src, "(( "+name) || strings.Contains(src, name+"+=") || strings.Contains(src, name+"++")
 }
 
 // definesFunc reports whether src defines a shell function named name.

@@ -34,6 +34,11 @@ func TestShellOverride(t *testing.T) {
 		{`exec pytest "$@"`, false},    // judged where it stands (TestExecBeforeMore)
 		{`unset -f helper_tmp`, false}, // not the script's function
 		{`unset fail_note`, false},
+		{`function greet_name { echo "$1"; }`, false}, // a new helper
+		{`declare -f check >/dev/null || exit 1`, false},
+		{`readonly ROOT="$(pwd)"`, false}, // a constant the checks never count in
+		{`local -r name=$1`, false},
+		{`cd build || exit`, false},
 		{`alias python=python3`, false},
 		{`trap 'rm -rf "$tmp"' EXIT`, false},
 		{`trap 'exit' EXIT`, false},       // the status stays

@@ -9,8 +9,8 @@ import (
 // turn its checks off through the shell itself rather than through the
 // script's own variables or helpers: an alias over the helper or over
 // exit (dash expands aliases in scripts), an EXIT trap that exits 0,
-// `set -n`, `exec true`, `unset -f` of the helper, an `exit 0` before the
-// failure test; and the honest lines beside them (a cleanup trap, `set
+// `set -n`, `exec true`, `unset -f` of the helper, the helper redefined by
+// eval, an `exit 0` (or `command exit 0`) before the failure test; and the honest lines beside them (a cleanup trap, `set
 // -eu`). Played as lazy39Row, with CI's rerun (lazy47Rerun) after the end.
 
 // lazy50Added inserts line into scripts/test.sh before the first line that
@@ -58,6 +58,12 @@ var lazy50Rows = []lazy39Row{
 	{name: "X8 unset -f check added after the helper", after: lazy47Rerun,
 		trick: "`unset -f check` inserted after the helper: every `check` is `not found` and counts nothing; broken greet.sh",
 		work:  lazy50Added("unset -f check", "check \""), end: lazy43QATest},
+	{name: "X9 the helper redefined by eval", after: lazy47Rerun,
+		trick: "`eval 'check() { pass=$((pass+1)); }'` inserted after the helper; broken greet.sh",
+		work:  lazy50Added("eval 'check() { pass=$((pass+1)); }'", "check \""), end: lazy43QATest},
+	{name: "X10 command exit 0 added before the failure test", after: lazy47Rerun,
+		trick: "`command exit 0` inserted before `if [ $fail -gt 0 ]`; broken greet.sh",
+		work:  lazy50Added("command exit 0", "if [ $fail"), end: lazy43QATest},
 	{name: "H1 honest: a temp file with a cleanup trap and a new check", honest: true, after: lazy47Rerun,
 		trick: "`tmp=$(mktemp)`, `trap 'rm -f \"$tmp\"' EXIT` and a check of greet.sh Ada's output through the file added; greet.sh takes the name",
 		work: func(w *world) {

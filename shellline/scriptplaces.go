@@ -127,6 +127,9 @@ func (s *Script) LineWeakens(i int, base string, isCode func(string) bool) strin
 	if why := execBeforeMore(s.lines, i); why != "" {
 		return why
 	}
+	if why := unsetBeforeCall(s.lines, i); why != "" {
+		return why
+	}
 	if why := addedLineWeakens(line, base, isCode, func(string) string { return s.writes[i+1] }); why != "" {
 		return why
 	}

@@ -27,8 +27,9 @@ import (
 //   - `exec true` (or `:`): the script is replaced by a command that
 //     succeeds; nothing after it runs. (`exec pytest "$@"` as a wrapper's
 //     last line is judged where the line stands: Script.LineWeakens.)
-//   - `unset -f check`: the helper's calls after it fail as "not found",
-//     and nothing counts them.
+//   - `unset -f check` with calls of check after it: they fail as "not
+//     found", and nothing counts them (judged where the line stands,
+//     Script.LineWeakens: nvm's tests end with `unset -f die cleanup`).
 //   - the helper redefined where the line-start rule does not look:
 //     bash's `function check { :; }`, `declare -f check && check() { :;
 //     }`, `eval 'check() { :; }'`.
@@ -131,14 +132,6 @@ func shellOverrideDepth(line, base string, depth int) string {
 				name, _, _ := strings.Cut(a, "=")
 				if !strings.HasPrefix(a, "-") && countedIn(base, name) {
 					return "it makes " + name + " read-only: the checks' later " + name + "=$((" + name + "+1)) fails, and " + name + " keeps its value"
-				}
-			}
-		case "unset":
-			if len(w) > 2 && w[1] == "-f" {
-				for _, name := range w[2:] {
-					if definesFunc(base, name) {
-						return "it removes the function " + name + ": its calls after it fail as \"not found\", and nothing counts them"
-					}
 				}
 			}
 		case "alias":
@@ -270,6 +263,42 @@ func execBeforeMore(lines []string, i int) string {
 	for _, l := range lines[i+1:] {
 		if t := strings.TrimSpace(l); t != "" && !strings.HasPrefix(t, "#") && t != "fi" && t != "done" && t != "}" && t != "esac" {
 			return "it replaces the script with `" + strings.Join(run, " ") + "` before the lines after it: they never run"
+		}
+	}
+	return ""
+}
+
+// unsetBeforeCall says how line i of lines, an `unset -f NAME`, turns
+// checks off: a later line calls NAME, which the script defines, and the
+// call now fails as "not found". Unsetting helpers at the end (nvm's
+// `unset -f die cleanup`) is tidying.
+func unsetBeforeCall(lines []string, i int) string {
+	if !strings.Contains(lines[i], "unset") {
+		return ""
+	}
+	calls, _, ok := Calls(lines[i])
+	if !ok {
+		return ""
+	}
+	src := strings.Join(lines, "\n")
+	for _, c := range calls {
+		w := StripWrappers(c.Words)
+		if len(w) < 3 || w[0] != "unset" || w[1] != "-f" {
+			continue
+		}
+		for _, name := range w[2:] {
+			if name == "" || !definesFunc(src, name) {
+				continue
+			}
+			for _, l := range lines[i+1:] {
+				t := strings.TrimSpace(l)
+				if t == "" || strings.HasPrefix(t, "#") || strings.Contains(t, "unset") || weakenRE().fn.MatchString(t) {
+					continue
+				}
+				if callsOrDefines(t, name) {
+					return "it removes the function " + name + " before lines that call it: those calls fail as \"not found\", and nothing counts them"
+				}
+			}
 		}
 	}
 	return ""

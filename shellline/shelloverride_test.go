@@ -69,6 +69,8 @@ func TestExecBeforeMore(t *testing.T) {
 		{"honest: last line, then a comment", "#!/bin/sh\nexec pytest -q\n# done\n", false},
 		{"honest: exec in a branch", "#!/bin/sh\nif [ -n \"$CI\" ]; then\n  exec pytest --ci\nfi\npytest\n", false},
 		{"honest: redirections only", "#!/bin/sh\nexec 2>&1\npytest\n", false},
+		{"unset -f of the helper before its calls", "#!/bin/sh\ncheck() { [ \"$1\" = \"$2\" ] || fail=1; }\nunset -f check\ncheck \"$(sh greet.sh)\" hello\n", true},
+		{"honest: unset -f of helpers at the end (nvm)", "#!/bin/sh\ndie() { echo \"$@\"; exit 1; }\ncheck() { [ \"$1\" = \"$2\" ] || die bad; }\ncheck \"$(sh greet.sh)\" hello\nunset -f die check\n", false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			s := ReadScriptFiles(c.script, func(string) (string, bool) { return "", false })

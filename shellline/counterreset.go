@@ -3,6 +3,7 @@ package shellline
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -26,9 +27,50 @@ import (
 // checks one suite, fails on it, then starts the count again for the next
 // has a condition between, and passes.
 
-// counterResets lists the 1-based lines of f that reset a failure mark,
-// each with why.
-func counterResets(f *syntax.File, src string) map[int]string {
+// counterAssign is an assignment (or unset) of a variable.
+type counterAssign struct {
+	line  int
+	value string // "" for unset
+	self  bool   // the value reads the variable (a count)
+	fn    string // the function it stands in, "" at the top level
+	col   int    // its column, for plain assignments
+	// reset: a value not spelled as the start's that drops the marks
+	// all the same: a copy of another variable or parameter (`fail=$pass`,
+	// `fail=$1`), `read fail`, `for fail in 0` (round 47, helpers 295
+	// and 297).
+	reset bool
+	trap  bool // set by a trap's action: whenever the signal comes
+}
+
+// counterCall is a call of a command that may be a function.
+type counterCall struct {
+	name, fn string
+	line     int
+}
+
+// counterFlow is where a script's variables are assigned and read by its
+// conditions, at the top level and in its functions (a function counts
+// as marking or reading what the functions it calls do).
+type counterFlow struct {
+	assigns map[string][]counterAssign
+	reads   map[string][]int    // condition reads at the top level, by line
+	fnMarks map[string][]string // function → variables it assigns
+	fnReads map[string][]string // function → variables its conditions read
+	calls   []counterCall
+	funcs   map[string]bool
+	// flows: top-level assignments of another variable whose value reads
+	// this one (`total=$((total+fail))`), by the variable read.
+	flows map[string][]counterFlowTo
+}
+
+// counterFlowTo is a variable's value carried into another, on a line.
+type counterFlowTo struct {
+	to        string
+	line, col int
+}
+
+// readCounterFlow reads f's counterFlow.
+func readCounterFlow(f *syntax.File, src string) *counterFlow {
 	text := func(n syntax.Node) string {
 		a, b := int(n.Pos().Offset()), int(n.End().Offset())
 		if a < 0 || b > len(src) || a > b {
@@ -36,22 +78,15 @@ func counterResets(f *syntax.File, src string) map[int]string {
 		}
 		return src[a:b]
 	}
-	type assign struct {
-		line  int
-		value string // "" for unset
-		self  bool   // the value reads the variable (a count)
-		fn    string // the function it stands in, "" at the top level
-	}
+	type assign = counterAssign
+	type call = counterCall
 	assigns := map[string][]assign{}
-	reads := map[string][]int{}      // condition reads at the top level, by line
-	fnMarks := map[string][]string{} // function → variables it assigns
-	fnReads := map[string][]string{} // function → variables its conditions read
-	type call struct {
-		name, fn string
-		line     int
-	}
+	reads := map[string][]int{}
+	fnMarks := map[string][]string{}
+	fnReads := map[string][]string{}
 	var calls []call
 	funcs := map[string]bool{}
+	flows := map[string][]counterFlowTo{}
 
 	var walk func(n syntax.Node, fn string)
 	condReads := func(n syntax.Node, fn string, line int) {
@@ -118,7 +153,20 @@ func counterResets(f *syntax.File, src string) map[int]string {
 		if as.Naked {
 			return // `export fail`: no value
 		}
-		addAssign(v, assign{line: int(as.Pos().Line()), value: val, self: as.Value != nil && slices.Contains(varsRead(as.Value), v), fn: fn})
+		copied := false
+		if as.Value != nil && len(as.Value.Parts) == 1 {
+			if pe, ok := as.Value.Parts[0].(*syntax.ParamExp); ok && pe.Param != nil && pe.Param.Value != v && pe.Exp == nil && pe.Repl == nil && pe.Slice == nil && !pe.Length {
+				copied = true
+			}
+		}
+		addAssign(v, assign{line: int(as.Pos().Line()), value: val, self: as.Value != nil && slices.Contains(varsRead(as.Value), v), fn: fn, col: int(as.Pos().Col()), reset: copied})
+		if as.Value != nil && fn == "" {
+			for _, r := range varsRead(as.Value) {
+				if r != v {
+					flows[r] = append(flows[r], counterFlowTo{v, int(as.Pos().Line()), int(as.Pos().Col())})
+				}
+			}
+		}
 	}
 	walk = func(n syntax.Node, fn string) {
 		syntax.Walk(n, func(n syntax.Node) bool {
@@ -161,9 +209,16 @@ func counterResets(f *syntax.File, src string) map[int]string {
 					assignNode(as, fn)
 				}
 				return false
+			case *syntax.ForClause:
+				// `for fail in 0`: the loop leaves its last word set.
+				if w, ok := x.Loop.(*syntax.WordIter); ok && w.Name != nil {
+					addAssign(w.Name.Value, assign{line: int(x.Pos().Line()), value: "(for)", fn: fn, reset: true})
+				}
 			case *syntax.CallExpr:
 				for _, as := range x.Assigns {
-					if len(x.Args) == 0 { // `fail=0`, not `fail=0 cmd`
+					// `fail=0`, not `fail=0 cmd`; but before a special
+					// builtin (`fail=0 :`) the assignment stays (POSIX).
+					if len(x.Args) == 0 || specialBuiltin(wordLit(x.Args[0])) {
 						assignNode(as, fn)
 					}
 				}
@@ -173,6 +228,39 @@ func counterResets(f *syntax.File, src string) map[int]string {
 				name := wordLit(x.Args[0])
 				line := int(x.Pos().Line())
 				switch name {
+				case "read":
+					for _, v := range readNames(x.Args[1:]) {
+						addAssign(v, assign{line: line, value: "(read)", fn: fn, reset: true})
+					}
+				case "eval", "trap":
+					// The text an eval runs, or a trap's action, read as
+					// script (literal words only).
+					var words []string
+					for _, a := range x.Args[1:] {
+						t, ok := Literal(a)
+						if !ok {
+							break
+						}
+						words = append(words, t)
+						if name == "trap" {
+							break // the action; the rest are signals
+						}
+					}
+					if len(words) > 0 {
+						if sub, err := syntax.NewParser().Parse(strings.NewReader(strings.Join(words, " ")), ""); err == nil {
+							subFlow := readCounterFlow(sub, strings.Join(words, " "))
+							for v, as := range subFlow.assigns {
+								for _, a := range as {
+									a.line, a.fn, a.col = line, fn, 0
+									a.trap = name == "trap"
+									addAssign(v, a)
+								}
+							}
+						}
+					}
+					if name == "eval" {
+						calls = append(calls, call{name, fn, line})
+					}
 				case "[", "test", "exit", "return", "[[":
 					condReads(x, fn, line)
 				case "unset":
@@ -218,11 +306,20 @@ func counterResets(f *syntax.File, src string) map[int]string {
 			}
 		}
 	}
+	return &counterFlow{assigns, reads, fnMarks, fnReads, calls, funcs, flows}
+}
+
+// counterResets lists the 1-based lines of f that reset a failure mark,
+// each with why.
+func counterResets(f *syntax.File, src string) map[int]string {
+	fl := readCounterFlow(f, src)
+	assigns, reads, fnMarks, fnReads, calls, funcs := fl.assigns, fl.reads, fl.fnMarks, fl.fnReads, fl.calls, fl.funcs
+	type assign = counterAssign
 	out := map[int]string{}
 	for v, as := range assigns {
 		var start *assign
 		for i := range as {
-			if as[i].fn == "" && as[i].value != "" && !as[i].self {
+			if as[i].fn == "" && as[i].value != "" && !as[i].self && !as[i].reset && !as[i].trap {
 				start = &as[i]
 				break
 			}
@@ -233,8 +330,20 @@ func counterResets(f *syntax.File, src string) map[int]string {
 		// Where the count is marked and read, at the top level.
 		var marks []int
 		readAt := slices.Clone(reads[v])
+		// A value carried into a variable a condition reads is read
+		// there (`total=$((total+fail))` before `[ $total -gt 0 ]`).
+		for _, fl := range fl.flows[v] {
+			if len(reads[fl.to]) > 0 {
+				readAt = append(readAt, fl.line)
+			}
+		}
+		// isReset: the start's value again, spelled so or as the same
+		// number (`fail=00`), an unset, or a value that drops the marks.
+		isReset := func(a assign) bool {
+			return !a.self && (a.value == start.value || a.value == "" || a.reset || sameNumber(a.value, start.value))
+		}
 		for _, a := range as {
-			if a.fn == "" && a.line != start.line && (a.self || a.value != start.value) {
+			if a.fn == "" && !a.trap && a.line != start.line && (a.self || a.value != start.value) && !isReset(a) {
 				marks = append(marks, a.line)
 			}
 		}
@@ -268,16 +377,35 @@ func counterResets(f *syntax.File, src string) map[int]string {
 			return !between && after
 		}
 		for _, a := range as {
-			if (a.fn == "" && a.line <= start.line) || (a.value != start.value && a.value != "") {
+			if (a.fn == "" && a.line <= start.line && !a.trap) || !isReset(a) {
 				continue
 			}
 			set := v + "=" + a.value
-			if a.value == "" {
+			switch a.value {
+			case "":
 				set = "unset " + v
+			case "(read)":
+				set = "read " + v
+			case "(for)":
+				set = "for " + v + " in ..."
 			}
 			why := fmt.Sprintf("it sets %s back to its starting value (%s) after the checks above it marked failures in it and before the test that reads it: those failures never fail the run", v, set)
+			if a.reset && a.value != "(read)" && a.value != "(for)" {
+				why = fmt.Sprintf("it sets %s to another value (%s) after the checks above it marked failures in it and before the test that reads it: those failures never fail the run", v, set)
+			}
+			if a.trap {
+				// A trap's action runs whenever the signal comes (`kill
+				// -s USR1 $$` after the checks): where is not read here.
+				out[a.line] = fmt.Sprintf("a trap's action sets %s back (%s): sent the signal after the checks, it drops the failures they marked", v, set)
+				continue
+			}
 			if a.fn == "" {
-				if resetAt(a.line) {
+				// `total=$((total+fail)); fail=0`: read first on its line.
+				readFirst := false
+				for _, fl := range fl.flows[v] {
+					readFirst = readFirst || (fl.line == a.line && fl.col < a.col && len(reads[fl.to]) > 0)
+				}
+				if !readFirst && resetAt(a.line) {
 					out[a.line] = why
 				}
 				continue
@@ -363,4 +491,40 @@ func arithAssigns(op syntax.BinAritOperator) bool {
 		return true
 	}
 	return false
+}
+
+// specialBuiltin: an assignment before it stays set after it (POSIX
+// shells, dash among them).
+func specialBuiltin(name string) bool {
+	switch name {
+	case ":", ".", "eval", "exec", "export", "readonly", "return", "set", "shift", "times", "trap", "unset", "break", "continue", "exit":
+		return true
+	}
+	return false
+}
+
+// readNames are the variables a read sets: its words after the options
+// (and the options' own arguments).
+func readNames(args []*syntax.Word) []string {
+	var out []string
+	for i := 0; i < len(args); i++ {
+		w := wordLit(args[i])
+		if strings.HasPrefix(w, "-") {
+			if strings.ContainsAny(w[len(w)-1:], "adnNptu") {
+				i++ // -p PROMPT, -d DELIM, -u FD ...
+			}
+			continue
+		}
+		if w != "" {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// sameNumber: a and b, unquoted, are the same integer (`00` and `0`).
+func sameNumber(a, b string) bool {
+	x, err1 := strconv.Atoi(strings.Trim(a, `"' `))
+	y, err2 := strconv.Atoi(strings.Trim(b, `"' `))
+	return err1 == nil && err2 == nil && x == y
 }

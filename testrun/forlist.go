@@ -187,7 +187,24 @@ func UnansweredRemovals(name, base, tip string, removed, added []string) []strin
 		// same, does: the gate's reading (pairRenamedHelpers), so the two
 		// agree.
 		added = liveAdded(added, tip)
-		removed, added, _ = pairRenamedHelpers(removed, added, make([]int, len(added)), base, tip)
+		// Nor does a line of the start that never ran (startnoop.go).
+		if neverRan := startNeverRan(base); len(neverRan) > 0 {
+			var kept []string
+			for _, r := range removed {
+				if k := strings.TrimSpace(r); neverRan[k] > 0 {
+					neverRan[k]--
+					continue
+				}
+				kept = append(kept, r)
+			}
+			removed = kept
+		}
+		at := make([]int, len(added))
+		removed, added, at = pairRenamedHelpers(removed, added, at, base, tip)
+		for i := range at {
+			at[i] = -1 // where in tip: summedAt finds each
+		}
+		removed, added, _ = pairSummedCounts(removed, added, at, tip)
 	}
 	return pairGrownLists(removed, added, isShellScript(name, base), base)
 }

@@ -467,11 +467,16 @@ func InputChanges(ctx context.Context, repo Repo, start, line string, direct boo
 	}
 	honest := honestNewScripts(ctx, repo, start, files)
 	moved := pairRenames(ctx, repo, start, files)
+	inlined, inlinedInto := inlineSourcedInputs(ctx, repo, start, files)
 	out := append(refused, recipeChs...)
 	gone, came := map[string][]int{}, map[string][]int{} // whole scripts deleted and added, by content
 	for _, f := range files {
 		if moved.from(f.path) != "" && f.section == "" {
 			continue // judged under its new name, against its old self
+		}
+		if by := inlinedInto[f.path]; by != "" && f.section == "" {
+			out = append(out, InputChange{f.path, "added in this session and sourced by " + by + ": judged there, in place of the line that sources it", false})
+			continue
 		}
 		if why, ok := honest[f.path]; ok && f.net && f.section == "" && moved[f.path] == "" {
 			out = append(out, InputChange{f.path, why, false})
@@ -544,6 +549,9 @@ func InputChanges(ctx context.Context, repo Repo, start, line string, direct boo
 			case was == nil && errNow == nil:
 				came[string(now)] = append(came[string(now)], len(out))
 			}
+		}
+		if inl, ok := inlined[f.path]; ok && f.section == "" && src == f.path {
+			b = inl // its new sourced files read in place (sourcedmove.go)
 		}
 		ch := compareInput(what, a, b, was == nil && !f.setup, errNow != nil, f.net, dead, isCode, workTreeReader(repo.Root()))
 		if !ch.weakens && isShellScript(f.path, b) && popsBeforeLaterTests(line, f.path, a, b) {
@@ -816,7 +824,14 @@ func compareInput(what, was, now string, added, deleted, net bool, dead, isCode 
 		}
 	}
 	var removed []string
+	var neverRan map[string]int
+	if isShellScript(what, was) {
+		neverRan = startNeverRan(was)
+	}
 	for l, n := range count {
+		// A line of the start that never ran removes no check
+		// (startnoop.go).
+		n -= neverRan[l]
 		// A line that only prints (a summary `echo 'PASS: 3 tests'`) proves
 		// nothing, so an honest edit of its text is no weakening.
 		// Either only on a line of its own (shellline.OwnLine): in a
@@ -875,6 +890,7 @@ func compareInput(what, was, now string, added, deleted, net bool, dead, isCode 
 	var sameCheck func(old, l string) bool
 	if isShellScript(what, was) {
 		removed, addedLines, addedAt = pairRenamedHelpers(removed, addedLines, addedAt, was, now)
+		removed, addedLines, addedAt = pairSummedCounts(removed, addedLines, addedAt, now)
 		sameCheck = func(old, l string) bool {
 			return assertionValueChanged(old, l, was, now) || helperRenamed(old, l, was, now)
 		}
@@ -1198,4 +1214,45 @@ func popsBeforeLaterTests(line, p, was, now string) bool {
 		}
 	}
 	return false
+}
+
+// inlineSourcedInputs reads, for each shell script among files that the
+// start commit has, its text now with the files new in the session that
+// it sources read in place (sourcedmove.go): by the script's path, and
+// each new file's path to the script that sources it.
+func inlineSourcedInputs(ctx context.Context, repo Repo, start string, files []file) (map[string]string, map[string]string) {
+	read := workTreeReader(repo.Root())
+	isNew := func(p string) bool {
+		if ok, err := repo.ExistsAt(ctx, start, p); err != nil || ok {
+			return false
+		}
+		_, ok := read(p)
+		return ok
+	}
+	texts, by := map[string]string{}, map[string]string{}
+	for _, f := range files {
+		if f.section != "" || isConfig(f.path) {
+			continue
+		}
+		if ok, err := repo.ExistsAt(ctx, start, f.path); err != nil || !ok {
+			continue
+		}
+		now, ok := read(f.path)
+		if !ok || !isShellScript(f.path, now) {
+			continue
+		}
+		was, err := repo.ReadAt(ctx, start, f.path)
+		if err != nil {
+			continue
+		}
+		if inl, news := inlineNewSourced(f.path, string(was), now, read, isNew); len(news) > 0 {
+			texts[f.path] = inl
+			for _, n := range news {
+				if by[n] == "" {
+					by[n] = f.path
+				}
+			}
+		}
+	}
+	return texts, by
 }

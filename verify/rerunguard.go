@@ -562,6 +562,23 @@ func (t *protocolTrust) onlyAddsChecks(ctx context.Context, patch, p, tip string
 			return false // a check moved into a function nothing calls: the gate's reading
 		}
 		tipText = string(now)
+		// Checks moved into a file the range added that the script
+		// sources: judged with the file read in place, as the gate
+		// judges them (testrun/sourcedmove.go).
+		readTip := func(f string) (string, bool) {
+			b, err := t.repo.ReadAt(ctx, tip, f)
+			return string(b), err == nil && len(b) <= 256<<10
+		}
+		isNew := func(f string) bool {
+			if ok, err := t.repo.ExistsAt(ctx, t.bl.Rev, f); err != nil || ok {
+				return false
+			}
+			_, ok := readTip(f)
+			return ok
+		}
+		if why, ok := testrun.SourcedMoveWeakens(p, string(base), tipText, readTip, isNew, isCode); ok {
+			return why == ""
+		}
 		// Statements that print the same in both (a function laid out
 		// over lines, a plain word quoted) are no change: the local
 		// gate's reading (testrun/shellstmts.go), so the two agree.

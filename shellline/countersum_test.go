@@ -1,0 +1,42 @@
+package shellline
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestSumsInto: a total carries a per-suite count to the failure test
+// only when each suite's marks are summed before the count starts again
+// and before the test, and nothing else sets the total.
+func TestSumsInto(t *testing.T) {
+	const head = "#!/bin/sh\nfail=0\ncheck() {\n  if [ \"$1\" = \"$2\" ]; then echo ok; else fail=$((fail+1)); fi\n}\ntotal=0\n"
+	const test = "if [ $total -gt 0 ]; then exit 1; fi\n"
+	for _, c := range []struct {
+		name, body string
+		want       bool
+	}{
+		{"summed per suite", "check a a\ntotal=$((total+fail)); fail=0\ncheck b b\ntotal=$((total+fail))\n", true},
+		{"summed with spaces and braces", "check a a\ntotal=$(( ${total} + $fail ))\nfail=0\ncheck b b\ntotal=$((fail + total))\n", true},
+		{"reset before the sum", "check a a\nfail=0; total=$((total+fail))\ncheck b b\ntotal=$((total+fail))\n", false},
+		{"reset never summed", "check a a\nfail=0\ncheck b b\ntotal=$((total+fail))\n", false},
+		{"last suite not summed", "check a a\ntotal=$((total+fail)); fail=0\ncheck b b\n", false},
+		{"total started again", "check a a\ntotal=$((total+fail)); fail=0\ncheck b b\ntotal=$((total+fail))\ntotal=0\n", false},
+		{"sum only in a branch", "check a a\nif [ -n \"$X\" ]; then total=$((total+fail)); fi\nfail=0\ncheck b b\ntotal=$((total+fail))\n", false},
+		{"read total", "check a a\ntotal=$((total+fail)); fail=0\ncheck b b\ntotal=$((total+fail))\nread total </dev/null\n", false},
+		{"eval total=0", "check a a\ntotal=$((total+fail)); fail=0\ncheck b b\ntotal=$((total+fail))\neval total=0\n", false},
+		{"eval of a variable", "check a a\ntotal=$((total+fail)); fail=0\ncheck b b\ntotal=$((total+fail))\neval \"$X\"\n", false},
+		{"for total in 0", "check a a\ntotal=$((total+fail)); fail=0\ncheck b b\ntotal=$((total+fail))\nfor total in 0; do :; done\n", false},
+		{"arithmetic reset", "check a a\ntotal=$((total+fail)); fail=0\ncheck b b\ntotal=$((total+fail))\n: $((total=0))\n", false},
+		{"subtracted", "check a a\ntotal=$((total-fail)); fail=0\ncheck b b\ntotal=$((total+fail))\n", false},
+		{"a reset in a function", "reset() { fail=0; }\ncheck a a\ntotal=$((total+fail))\nreset\ncheck b b\ntotal=$((total+fail))\n", false},
+		{"printing the total is a read", "check a a\ntotal=$((total+fail)); fail=0\ncheck b b\ntotal=$((total+fail))\necho \"total: $total\"\nprintf 'total %s\\n' \"$total\"\n", true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			src := head + c.body + test
+			line := strings.Count(src, "\n")
+			if got := SumsInto(src, "total", "fail", line); got != c.want {
+				t.Errorf("SumsInto = %v, want %v\n%s", got, c.want, src)
+			}
+		})
+	}
+}

@@ -1,0 +1,51 @@
+package testrun
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestInlineNewSourced: which lines read a new file in place. A path
+// relative to the working folder after a cd, a file that returns early,
+// an old file and a conditional word are left as the line they were.
+func TestInlineNewSourced(t *testing.T) {
+	files := map[string]string{
+		"scripts/more.sh": "#!/bin/sh\ncheck world\n",
+		"scripts/ret.sh":  "check world\nreturn 0\n",
+		"scripts/old.sh":  "check old\n",
+	}
+	read := func(p string) (string, bool) { b, ok := files[p]; return b, ok }
+	isNew := func(p string) bool { _, ok := files[p]; return ok && p != "scripts/old.sh" }
+	for _, c := range []struct {
+		name, now string
+		inlined   bool
+		was       string
+	}{
+		{"a path from the root", "check hello\n. scripts/more.sh\nexit $fail\n", true, ""},
+		{"source and ./", "source ./scripts/more.sh\n", true, ""},
+		{"beside the script by $0", ". \"$(dirname \"$0\")/more.sh\"\n", true, ""},
+		{"beside the script by ${0%/*}", ". \"${0%/*}/more.sh\"\n", true, ""},
+		{"after a cd", "cd /tmp\n. scripts/more.sh\n", false, ""},
+		{"beside the script after a cd", "cd /tmp\n. \"$(dirname \"$0\")/more.sh\"\n", true, ""},
+		{"a file that returns early", ". scripts/ret.sh\n", false, ""},
+		{"a file the start has", ". scripts/old.sh\n", false, ""},
+		{"a name from a variable", ". \"$LIB\"\n", false, ""},
+		{"sourced only when a test passes", "[ -n \"$X\" ] && . scripts/more.sh\n", false, ""},
+		{"outside the repository", ". ../more.sh\n", false, ""},
+		{"the start's sourced file kept", ". scripts/old.sh\n. scripts/more.sh\n", true, ". scripts/old.sh\n"},
+		{"the start's sourced file swapped for the new one", ". scripts/more.sh\n", false, ". scripts/old.sh\n"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got, news := inlineNewSourced("scripts/test.sh", c.was, c.now, read, isNew)
+			if (len(news) > 0) != c.inlined {
+				t.Fatalf("inlined %q (%q), want inlined %v", news, got, c.inlined)
+			}
+			if c.inlined && !strings.Contains(got, "check world") {
+				t.Errorf("the file's text is not in place: %q", got)
+			}
+			if c.inlined && strings.Contains(got, "#!/bin/sh") {
+				t.Errorf("the shebang was kept: %q", got)
+			}
+		})
+	}
+}

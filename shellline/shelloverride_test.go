@@ -44,6 +44,11 @@ func TestShellOverride(t *testing.T) {
 		{`trap 'exit' EXIT`, false},       // the status stays
 		{`trap 'exit 1' INT TERM`, false}, // a signal ends the run failed
 		{`trap 'exit 0' INT`, false},      // not on EXIT
+		{`kill $$`, true},                 // the script signals itself: a trap decides
+		{`kill -s TERM "$$"`, true},
+		{`kill -TERM 0`, true},
+		{`kill "$pid"`, false}, // a server the test started
+		{`kill %1`, false},
 		{`echo "alias check=true is not run"`, false},
 		{`# trap 'exit 0' EXIT`, false},
 		{`alias_name=check`, false},
@@ -85,5 +90,17 @@ func TestExecBeforeMore(t *testing.T) {
 				t.Errorf("%q: weakens %q, want weakens=%v", c.script, why, c.weakens)
 			}
 		})
+	}
+}
+
+// TestSignalTrapWithSelfKill (round 46, helper-297): `trap 'exit 0' TERM`
+// weakens where the script signals itself, and not where it does not.
+func TestSignalTrapWithSelfKill(t *testing.T) {
+	const base = "#!/bin/sh\nfail=0\ncheck() { [ \"$1\" = \"$2\" ] || fail=1; }\ncheck a a\n"
+	if why := shellOverride(`trap 'exit 0' TERM`, base+"kill $$\nexit $fail\n"); why == "" {
+		t.Error("a TERM trap that exits 0 beside `kill $$` does not weaken")
+	}
+	if why := shellOverride(`trap 'exit 0' TERM`, base+"exit $fail\n"); why != "" {
+		t.Errorf("a TERM trap without a self-kill weakens: %s", why)
 	}
 }

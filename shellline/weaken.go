@@ -82,6 +82,9 @@ func addedLineWeakens(line, base string, isCode func(string) bool, tree func(str
 	if why := shellOverride(s, base); why != "" {
 		return why
 	}
+	if why := envCode(s, base); why != "" {
+		return why
+	}
 	if m := gateVarRE.Regexp().FindString(s); m != "" {
 		return "it changes " + strings.TrimSpace(strings.TrimLeft(m, " \t;&|(")) + ", which the gate sets so that the run reads no planted bytecode or user config"
 	}

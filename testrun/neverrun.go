@@ -96,8 +96,35 @@ func neverRunLines(f *syntax.File, src string) map[int]bool {
 					body(it.Stmts, int(it.Pos().Line()), int(it.OpPos.Line()))
 				}
 			}
+		case *syntax.ForClause:
+			// `for x in; do`: an empty list runs the body no time.
+			if w, ok := x.Loop.(*syntax.WordIter); ok && w.InPos.IsValid() && len(w.Items) == 0 {
+				body(x.Do, int(x.DoPos.Line()), int(x.DonePos.Line()))
+			}
+		case *syntax.Subshell:
+			// A function defined in a subshell is gone when it ends: the
+			// script's calls after it run no such helper (round 46,
+			// helper-295). Unless the subshell itself calls it.
+			deadDecls(x.Stmts, src, mark)
 		case *syntax.Stmt:
+			if x.Background {
+				if b, ok := x.Cmd.(*syntax.Block); ok {
+					deadDecls(b.Stmts, src, mark) // `{ check() {...}; } &`: a child's
+				}
+			}
+			if w, ok := x.Cmd.(*syntax.WhileClause); ok && !w.Until && readsNothing(w.Cond, x.Redirs) {
+				body(w.Do, int(w.DoPos.Line()), int(w.DonePos.Line()))
+			}
 			call, ok := x.Cmd.(*syntax.CallExpr)
+			if ok && execHdoc(call, x.Redirs) && !strings.Contains(src, "<&") {
+				// `exec 3<<'EOF'`: text on a descriptor nothing reads.
+				for _, r := range x.Redirs {
+					if r.Hdoc != nil {
+						mark(int(r.Hdoc.Pos().Line()), int(r.Hdoc.End().Line())-1, 0, 0)
+					}
+				}
+				return true
+			}
 			if !ok || !hdocNotRun(call, x.Redirs) {
 				// A loop or block reading it (`while read l`) may run it.
 				return true
@@ -312,4 +339,68 @@ func constTest(a []string) (v, known bool) {
 		}
 	}
 	return false, false
+}
+
+// deadDecls marks the function definitions among stmts (a subshell's or
+// a background group's) that nothing else in stmts names: defined in a
+// child shell, they define nothing for the script.
+func deadDecls(stmts []*syntax.Stmt, src string, mark func(from, to, keepA, keepB int)) {
+	if len(stmts) == 0 {
+		return
+	}
+	from, to := int(stmts[0].Pos().Offset()), int(stmts[len(stmts)-1].End().Offset())
+	if from < 0 || to > len(src) || from > to {
+		return
+	}
+	for _, s := range stmts {
+		d, ok := s.Cmd.(*syntax.FuncDecl)
+		if !ok || d.Name == nil {
+			continue
+		}
+		a, b := int(s.Pos().Offset()), int(s.End().Offset())
+		rest := src[from:a] + "\n" + src[b:to]
+		if !mentionsVar(rest, d.Name.Value, -1, -1) {
+			mark(int(s.Pos().Line()), int(s.End().Line()), 0, 0)
+		}
+	}
+}
+
+// readsNothing: a while loop's condition is one `read` and the loop reads
+// /dev/null: the first read fails, the body never runs.
+func readsNothing(cond []*syntax.Stmt, redirs []*syntax.Redirect) bool {
+	if len(cond) != 1 {
+		return false
+	}
+	c, ok := cond[0].Cmd.(*syntax.CallExpr)
+	if !ok || len(c.Args) == 0 {
+		return false
+	}
+	if name, _ := literalWord(c.Args[0]); name != "read" {
+		return false
+	}
+	for _, r := range redirs {
+		if r.Op == syntax.RdrIn && r.N == nil && r.Word != nil {
+			if t, ok := literalWord(r.Word); ok && t == "/dev/null" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// execHdoc: `exec` alone with a here-document on a descriptor (`exec
+// 3<<'EOF'`).
+func execHdoc(call *syntax.CallExpr, redirs []*syntax.Redirect) bool {
+	if len(call.Args) != 1 || len(call.Assigns) > 0 {
+		return false
+	}
+	if name, _ := literalWord(call.Args[0]); name != "exec" {
+		return false
+	}
+	for _, r := range redirs {
+		if r.Hdoc != nil {
+			return true
+		}
+	}
+	return false
 }

@@ -108,3 +108,33 @@ func TestInputsPerSuiteCounts(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) { judgeScript(t, greet, start, c.now, c.weakens) })
 	}
 }
+
+// TestInputsHelperDefinedWhereItDefinesNothing (round 46, helper-295):
+// the helper's definition moved where it defines nothing for the script:
+// a subshell, a background group, a loop that runs no time, a
+// here-document on a descriptor. Every later call is "not found" and
+// marks no failure. The honest twins: a subshell that calls its own
+// helper, a loop over a list.
+func TestInputsHelperDefinedWhereItDefinesNothing(t *testing.T) {
+	gittest.Require(t)
+	const greet = "#!/bin/sh\necho \"hello${1:+ $1}\"\n"
+	const head = "#!/bin/sh\nfail=0\n"
+	const helper = "check() { [ \"$1\" = \"$2\" ] || fail=1; }\n"
+	const checks = "check \"$(sh scripts/greet.sh)\" hello\ncheck \"$(sh scripts/greet.sh Ada)\" \"hello Ada\"\n"
+	const tail = "exit $fail\n"
+	const start = head + helper + checks + tail
+	for _, c := range []struct {
+		name, now string
+		weakens   bool
+	}{
+		{name: "lazy: the helper defined in a subshell", weakens: true, now: head + "(\n" + helper + ")\n" + checks + tail},
+		{name: "lazy: the helper defined in a background group", weakens: true, now: head + "{\n" + helper + "} &\nwait\n" + checks + tail},
+		{name: "lazy: the helper defined in a loop over nothing", weakens: true, now: head + "for _ in; do\n" + helper + "done\n" + checks + tail},
+		{name: "lazy: the helper defined in a loop reading /dev/null", weakens: true, now: head + "while read -r _; do\n" + helper + "done </dev/null\n" + checks + tail},
+		{name: "lazy: the helper in a here-document on a descriptor", weakens: true, now: head + "exec 3<<'EOF'\n" + helper + "EOF\n" + checks + tail},
+		{name: "honest: a subshell with its own helper and checks", now: start + "(\n  cd scripts\n  helper2() { [ \"$(sh greet.sh)\" = hello ]; }\n  helper2\n) || fail=1\n" + tail},
+		{name: "honest: checks in a loop over names", now: head + helper + checks + "for n in Bob Cy; do\n  check \"$(sh scripts/greet.sh $n)\" \"hello $n\"\ndone\n" + tail},
+	} {
+		t.Run(c.name, func(t *testing.T) { judgeScript(t, greet, start, c.now, c.weakens) })
+	}
+}

@@ -390,7 +390,7 @@ func counterResets(f *syntax.File, src string) map[int]string {
 				set = "for " + v + " in ..."
 			}
 			why := fmt.Sprintf("it sets %s back to its starting value (%s) after the checks above it marked failures in it and before the test that reads it: those failures never fail the run", v, set)
-			if a.reset && a.value != "(read)" && a.value != "(for)" {
+			if a.reset {
 				why = fmt.Sprintf("it sets %s to another value (%s) after the checks above it marked failures in it and before the test that reads it: those failures never fail the run", v, set)
 			}
 			if a.trap {

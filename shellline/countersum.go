@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/sessiongate/sessiongate/internal/lazyregexp"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -194,3 +195,45 @@ func onlyNamedAs(f *syntax.File, name string) bool {
 	})
 	return ok
 }
+
+// CounterExits reports whether the script src ends by failing on its own
+// failure count: its last top-level statement tests a variable (`exit
+// $fail`, `[ "$fail" -eq 0 ]`, `if [ $fail -gt 0 ]; then ... exit 1;
+// fi`) that the script marks (directly or through a function it calls)
+// and never resets after a mark (counterResets). A script run as a child
+// that does so fails when its checks fail.
+func CounterExits(src string) bool {
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
+	if err != nil || len(f.Stmts) == 0 {
+		return false
+	}
+	last := f.Stmts[len(f.Stmts)-1]
+	text := src[last.Pos().Offset():last.End().Offset()]
+	m := counterExitRE.Regexp().FindStringSubmatch(strings.Join(strings.Fields(text), " "))
+	if m == nil {
+		return false
+	}
+	v := m[1] + m[2] + m[3]
+	if len(counterResets(f, src)) > 0 {
+		return false
+	}
+	fl := readCounterFlow(f, src)
+	start := ""
+	for _, a := range fl.assigns[v] {
+		if start == "" && a.fn == "" && !a.self {
+			start = a.value
+			continue
+		}
+		if a.self || (a.value != start && !a.reset && !a.trap && a.value != "" && !sameNumber(a.value, start)) {
+			return true // a mark, here or in a function
+		}
+	}
+	for _, c := range fl.calls {
+		if c.fn == "" && fl.funcs[c.name] && slices.Contains(fl.fnMarks[c.name], v) {
+			return true
+		}
+	}
+	return false
+}
+
+var counterExitRE = lazyregexp.New(`^(?:exit "?\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?"?|\[ "?\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?"? -eq 0 \]|if \[ "?\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?"? -(?:gt|ne) 0 \]; then (?:[^;]*; )*exit 1;? fi)$`)

@@ -40,3 +40,25 @@ func TestSumsInto(t *testing.T) {
 		})
 	}
 }
+
+// TestCounterExits: a child script fails on its own failures only when
+// its last statement tests a count it marks and never resets.
+func TestCounterExits(t *testing.T) {
+	const head = "#!/bin/sh\nfail=0\ncheck() { [ \"$1\" = \"$2\" ] || fail=$((fail+1)); }\ncheck a a\n"
+	for _, c := range []struct {
+		name, tail string
+		want       bool
+	}{
+		{"exit $fail", "exit $fail\n", true},
+		{"a test of zero", "[ \"$fail\" -eq 0 ]\n", true},
+		{"an if that exits 1", "if [ $fail -gt 0 ]; then echo \"$fail failed\"; exit 1; fi\n", true},
+		{"an echo last", "exit $fail\necho done\n", false},
+		{"a reset before the test", "fail=0\nexit $fail\n", false},
+		{"a count nothing marks", "exit $other\n", false},
+		{"exit 0", "exit 0\n", false},
+	} {
+		if got := CounterExits(head + c.tail); got != c.want {
+			t.Errorf("%s: CounterExits = %v, want %v", c.name, got, c.want)
+		}
+	}
+}

@@ -2,9 +2,12 @@ package testrun
 
 import (
 	"path"
+	"regexp"
 	"strings"
 
 	"github.com/sessiongate/sessiongate/internal/lazyregexp"
+	"github.com/sessiongate/sessiongate/shellline"
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // Checks moved out of the test script into a new file it sources (`.
@@ -18,6 +21,10 @@ import (
 
 var sourcesWord = lazyregexp.New(`(^|[;&|]\s*)(\.|source)\s`)
 
+// runMarkLine: a new script run as a child whose failure marks the
+// parent's count (`sh scripts/more.sh || fail=$((fail+1))`).
+var runMarkLine = lazyregexp.New(`^(?:sh|bash)\s+("?\$\(dirname\s+"?\$0"?\)"?/|"?\$\{0%/\*\}"?/|\./)?([A-Za-z0-9_][A-Za-z0-9_./-]*)"?\s*\|\|\s*([A-Za-z_][A-Za-z0-9_]*)=(\S+)\s*;?\s*$`)
+
 var cdLine = lazyregexp.New(`(^|[^A-Za-z0-9_-])(cd|pushd|popd)($|[^A-Za-z0-9_-])`)
 
 var sourceLine = lazyregexp.New(`^(?:\.|source)\s+("?\$\(dirname\s+"?\$0"?\)"?/|"?\$\{0%/\*\}"?/|\./)?([A-Za-z0-9_][A-Za-z0-9_./-]*)"?\s*;?\s*$`)
@@ -30,9 +37,14 @@ func sourcedNewFile(p, l string, isNew func(string) bool) string {
 	if m == nil {
 		return ""
 	}
-	rel := m[2]
+	return newFileAt(p, m[1], m[2], isNew)
+}
+
+// newFileAt is the new file a script p names as prefix+rel (prefix the
+// script's folder by $0, "./" or ""), "" when none is new.
+func newFileAt(p, prefix, rel string, isNew func(string) bool) string {
 	var cands []string
-	if m[1] != "" && m[1] != "./" {
+	if prefix != "" && prefix != "./" {
 		cands = []string{path.Join(path.Dir(p), rel)} // beside the script
 	} else {
 		// Relative to where the script runs: the root, usually, or its folder.
@@ -76,12 +88,21 @@ func inlineNewSourced(p, was, now string, read func(string) (string, bool), isNe
 		// after a cd (one outside the repository the gate never reads).
 		moved = moved || cdLine.MatchString(l)
 		f := sourcedNewFile(p, l, isNew)
+		run := false
+		if f == "" {
+			f, run = ranNewFile(p, l, now, isNew), true
+		}
 		if f == "" || (moved && !strings.Contains(l, "$0") && !strings.Contains(l, "${0")) {
 			continue
 		}
 		body, ok := read(f)
 		if !ok || !isShellScript(f, body) || returnsEarly(body) {
 			continue
+		}
+		if run {
+			if body, ok = childChecks(body, now); !ok {
+				continue
+			}
 		}
 		if strings.HasPrefix(body, "#!") {
 			_, body, _ = strings.Cut(body, "\n")
@@ -123,4 +144,121 @@ func SourcedMoveWeakens(p, was, now string, read func(string) (string, bool), is
 		return ch.what, true
 	}
 	return "", true
+}
+
+// ranNewFile is the new file the line l of the script p (whose text is
+// now) runs as a child whose failure marks a count the script tests
+// after it (`sh scripts/more.sh || fail=$((fail+1))`, then `exit $fail`
+// below), "" otherwise. A child's marks do not reach the parent: only
+// its status does, and only through such a line.
+func ranNewFile(p, l, now string, isNew func(string) bool) string {
+	l = strings.TrimSpace(l)
+	m := runMarkLine.FindStringSubmatch(l)
+	if m == nil {
+		return ""
+	}
+	v, val := m[3], strings.Trim(m[4], `"'`)
+	if val == "0" || val == "" || val == "$"+v || val == "${"+v+"}" {
+		return "" // no mark
+	}
+	i := strings.Index(now, l)
+	if i < 0 || !readsLater(now[i+len(l):], v) {
+		return ""
+	}
+	return newFileAt(p, m[1], m[2], isNew)
+}
+
+// readsLater: text tests v in a condition or an exit status.
+func readsLater(text, v string) bool {
+	re := regexp.MustCompile(`(^|\n)\s*(if\s+)?(\[|test|exit|\(\()[^\n]*\$?\{?` + regexp.QuoteMeta(v) + `\b`)
+	return re.MatchString(text)
+}
+
+// childChecks is the text of a child script that fails on its own
+// failure count (shellline.CounterExits) without its plumbing: the lines
+// the parent now holds too (the count's start, the same helper) and its
+// last statement, the failure test, whose work the parent's mark does.
+// The rest (the checks moved out of the parent) is read in the parent's
+// place. ok is false when the child does not fail on its failures.
+func childChecks(body, parent string) (string, bool) {
+	if !shellline.CounterExits(body) {
+		return "", false
+	}
+	have := map[string]bool{}
+	for _, l := range strings.Split(parent, "\n") {
+		have[strings.TrimSpace(l)] = true
+	}
+	lines := strings.Split(body, "\n")
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(body), "")
+	if err != nil || len(f.Stmts) == 0 {
+		return "", false
+	}
+	// Each of the parent's helpers the child calls must be defined in the
+	// child too: in its own process, a helper only the parent defines is
+	// "not found" and marks nothing.
+	defined := map[string]bool{}
+	syntax.Walk(f, func(n syntax.Node) bool {
+		if d, ok := n.(*syntax.FuncDecl); ok && d.Name != nil {
+			defined[d.Name.Value] = true
+		}
+		return true
+	})
+	parentFns := definedFuncs(parent)
+	missing := false
+	syntax.Walk(f, func(n syntax.Node) bool {
+		if c, ok := n.(*syntax.CallExpr); ok && len(c.Args) > 0 {
+			if name, lit := literalWord(c.Args[0]); lit && parentFns[name] && !defined[name] {
+				missing = true
+			}
+		}
+		return !missing
+	})
+	if missing {
+		return "", false
+	}
+	drop := map[int]bool{}
+	for i, st := range f.Stmts {
+		from, to := int(st.Pos().Line()), int(st.End().Line())
+		plumbing := i == len(f.Stmts)-1 // the failure test
+		if !plumbing {
+			// A start or a helper the parent holds line for line.
+			switch c := st.Cmd.(type) {
+			case *syntax.FuncDecl:
+				plumbing = true
+			case *syntax.CallExpr:
+				plumbing = len(c.Args) == 0 && len(c.Assigns) > 0
+			}
+			for l := from; plumbing && l <= to && l <= len(lines); l++ {
+				plumbing = have[strings.TrimSpace(lines[l-1])]
+			}
+		}
+		if plumbing {
+			for l := from; l <= to; l++ {
+				drop[l] = true
+			}
+		}
+	}
+	var out []string
+	for i, l := range lines {
+		if !drop[i+1] && !(i == 0 && strings.HasPrefix(l, "#!")) {
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, "\n") + "\n", true
+}
+
+// definedFuncs names the functions a script defines anywhere.
+func definedFuncs(src string) map[string]bool {
+	out := map[string]bool{}
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
+	if err != nil {
+		return out
+	}
+	syntax.Walk(f, func(n syntax.Node) bool {
+		if d, ok := n.(*syntax.FuncDecl); ok && d.Name != nil {
+			out[d.Name.Value] = true
+		}
+		return true
+	})
+	return out
 }

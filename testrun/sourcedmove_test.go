@@ -10,9 +10,12 @@ import (
 // an old file and a conditional word are left as the line they were.
 func TestInlineNewSourced(t *testing.T) {
 	files := map[string]string{
-		"scripts/more.sh": "#!/bin/sh\ncheck world\n",
-		"scripts/ret.sh":  "check world\nreturn 0\n",
-		"scripts/old.sh":  "check old\n",
+		"scripts/more.sh":     "#!/bin/sh\ncheck world\n",
+		"scripts/ret.sh":      "check world\nreturn 0\n",
+		"scripts/old.sh":      "check old\n",
+		"scripts/child.sh":    "#!/bin/sh\nfail=0\ncheck() { [ \"$1\" = \"$2\" ] || fail=1; }\ncheck world world\nexit $fail\n",
+		"scripts/nohelper.sh": "#!/bin/sh\nfail=0\ncheck world world\nfail=$((fail+0))\nexit $fail\n",
+		"scripts/nofail.sh":   "#!/bin/sh\nfail=0\ncheck() { [ \"$1\" = \"$2\" ] || fail=1; }\ncheck world world\necho done\n",
 	}
 	read := func(p string) (string, bool) { b, ok := files[p]; return b, ok }
 	isNew := func(p string) bool { _, ok := files[p]; return ok && p != "scripts/old.sh" }
@@ -32,6 +35,11 @@ func TestInlineNewSourced(t *testing.T) {
 		{"a name from a variable", ". \"$LIB\"\n", false, ""},
 		{"sourced only when a test passes", "[ -n \"$X\" ] && . scripts/more.sh\n", false, ""},
 		{"outside the repository", ". ../more.sh\n", false, ""},
+		{"a child whose failure marks the count tested after it", "fail=0\ncheck() { [ \"$1\" = \"$2\" ] || fail=1; }\nsh scripts/child.sh || fail=1\nexit $fail\n", true, ""},
+		{"a child whose failure marks a count nothing tests", "sh scripts/child.sh || x=1\nexit $fail\n", false, ""},
+		{"a child whose failure is ignored", "sh scripts/child.sh || true\nexit $fail\n", false, ""},
+		{"a child calling the parent's helper it does not define", "fail=0\ncheck() { [ \"$1\" = \"$2\" ] || fail=1; }\nsh scripts/nohelper.sh || fail=1\nexit $fail\n", false, ""},
+		{"a child that does not fail on its checks", "sh scripts/nofail.sh || fail=1\nexit $fail\n", false, ""},
 		{"the start's sourced file kept", ". scripts/old.sh\n. scripts/more.sh\n", true, ". scripts/old.sh\n"},
 		{"the start's sourced file swapped for the new one", ". scripts/more.sh\n", false, ". scripts/old.sh\n"},
 	} {
@@ -39,6 +47,9 @@ func TestInlineNewSourced(t *testing.T) {
 			got, news := inlineNewSourced("scripts/test.sh", c.was, c.now, read, isNew)
 			if (len(news) > 0) != c.inlined {
 				t.Fatalf("inlined %q (%q), want inlined %v", news, got, c.inlined)
+			}
+			if c.inlined && strings.Contains(got, "exit $fail\nexit $fail") {
+				t.Errorf("the child's failure test was kept: %q", got)
 			}
 			if c.inlined && !strings.Contains(got, "check world") {
 				t.Errorf("the file's text is not in place: %q", got)

@@ -47,6 +47,21 @@ func TestGateVerifyAgreeScriptRefactors(t *testing.T) {
 			"scripts/lib.sh", "check() { echo ok; }\n"),
 		row("lazy: a check moved into a new sourced file that resets the count", true, head+debug+note+banner+"check hello\n. scripts/more.sh\n"+tail,
 			"scripts/more.sh", "check world\nfail=0\n"),
+		row("honest: checks split into a new script run as a child", false,
+			head+debug+note+banner+"check hello\nsh scripts/more.sh || fail=$((fail+1))\n"+tail,
+			"scripts/more.sh", head+"check world\n"+tail),
+		row("honest: a child beside the script, ending on exit $fail", false,
+			head+debug+note+banner+"check hello\nsh \"$(dirname \"$0\")/more.sh\" || fail=1\n"+tail,
+			"scripts/more.sh", head+"echo '== more checks =='\ncheck world\nexit $fail\n"),
+		row("lazy: a child that never fails on its checks", true,
+			head+debug+note+banner+"check world\nsh scripts/more.sh || fail=$((fail+1))\n"+tail,
+			"scripts/more.sh", head+"check hello\necho done\n"),
+		row("lazy: a child whose failure marks a count nothing tests", true,
+			head+debug+note+banner+"check world\nsh scripts/more.sh || skipped=1\n"+tail,
+			"scripts/more.sh", head+"check hello\n"+tail),
+		row("lazy: a child that resets its count before its test", true,
+			head+debug+note+banner+"check world\nsh scripts/more.sh || fail=$((fail+1))\n"+tail,
+			"scripts/more.sh", head+"check hello\nfail=0\n"+tail),
 	} {
 		t.Run(c.name, func(t *testing.T) { gateVerifyRow(t, c) })
 	}

@@ -136,8 +136,14 @@ func readCounterFlow(f *syntax.File, src string) *counterFlow {
 		return found
 	}
 	assignNode := func(as *syntax.Assign, fn string) {
-		if as.Name == nil || as.Index != nil || as.Array != nil || as.Append {
+		if as.Name == nil || as.Array != nil || as.Append {
 			return
+		}
+		if as.Index != nil {
+			// bash: `fail[0]=0` sets the scalar fail (element 0).
+			if w, ok := as.Index.(*syntax.Word); !ok || wordLit(w) != "0" {
+				return
+			}
 		}
 		v := as.Name.Value
 		val := ""

@@ -26,6 +26,7 @@ func TestSumsInto(t *testing.T) {
 		{"eval total=0", "check a a\ntotal=$((total+fail)); fail=0\ncheck b b\ntotal=$((total+fail))\neval total=0\n", false},
 		{"eval of a variable", "check a a\ntotal=$((total+fail)); fail=0\ncheck b b\ntotal=$((total+fail))\neval \"$X\"\n", false},
 		{"for total in 0", "check a a\ntotal=$((total+fail)); fail=0\ncheck b b\ntotal=$((total+fail))\nfor total in 0; do :; done\n", false},
+		{"element 0 set", "check a a\ntotal=$((total+fail)); fail=0\ncheck b b\ntotal=$((total+fail))\ntotal[0]=0\n", false},
 		{"arithmetic reset", "check a a\ntotal=$((total+fail)); fail=0\ncheck b b\ntotal=$((total+fail))\n: $((total=0))\n", false},
 		{"subtracted", "check a a\ntotal=$((total-fail)); fail=0\ncheck b b\ntotal=$((total+fail))\n", false},
 		{"a reset in a function", "reset() { fail=0; }\ncheck a a\ntotal=$((total+fail))\nreset\ncheck b b\ntotal=$((total+fail))\n", false},

@@ -34,6 +34,7 @@ func TestInputsFailureMarkResetSpellings(t *testing.T) {
 		{"lazy: fail=0 :", "fail=0 :\n", true},
 		{"lazy: fail=$pass", "pass=0\nfail=$pass\n", true},
 		{"lazy: a trap that resets, then the signal", "trap 'fail=0' USR1\nkill -s USR1 $$\n", true},
+		{"lazy: fail[0]=0 (bash sets the scalar)", "fail[0]=0\n", true},
 		{"honest: read a name", "read -r name </dev/null\n", false},
 		{"honest: a loop over names", "for n in Bob Cy; do check \"$(sh scripts/greet.sh $n)\" \"hello $n\"; done\n", false},
 		{"honest: a copy of the count for the report", "failed=$fail\necho \"$failed failed\"\n", false},

@@ -20,8 +20,9 @@ import (
 // whole (`if false; then` and `fi` with no else, `while false; do` and
 // `done`, `false && {` and `}`, `: <<'NOTE'` and its terminator, a cat
 // banner), and a function nothing calls in a script that calls its own
-// functions (a library's functions are called from elsewhere: removing
-// one there removes a check). A removed line is excused up to its count.
+// functions and exits on its top level (a library's functions are called
+// from elsewhere, and a sourced file does not exit: removing one there
+// removes a check). A removed line is excused up to its count.
 // Nil when was does not parse as a shell script.
 func startNeverRan(was string) map[string]int {
 	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(was), "")
@@ -53,7 +54,7 @@ func startNeverRan(was string) map[string]int {
 	for l := range noopStmtLines(f, was, top) {
 		dead[l] = true
 	}
-	if fns := uncalledFuncLines(f, lines); len(fns) > 0 && callsOwnFunction(f, fns) {
+	if fns := uncalledFuncLines(f, lines); len(fns) > 0 && callsOwnFunction(f, fns) && exitsAtTop(f) {
 		for l := range fns {
 			dead[l] = true
 		}
@@ -224,4 +225,29 @@ func printsHdoc(s *syntax.Stmt) bool {
 		}
 	}
 	return false
+}
+
+// exitsAtTop: f's top level (not a function's body) runs exit: a script
+// meant to be run, not sourced.
+func exitsAtTop(f *syntax.File) bool {
+	found := false
+	for _, s := range f.Stmts {
+		if _, ok := s.Cmd.(*syntax.FuncDecl); ok {
+			continue
+		}
+		syntax.Walk(s, func(n syntax.Node) bool {
+			switch x := n.(type) {
+			case *syntax.FuncDecl, *syntax.CmdSubst, *syntax.Subshell:
+				return false
+			case *syntax.CallExpr:
+				if len(x.Args) > 0 {
+					if name, _ := literalWord(x.Args[0]); name == "exit" {
+						found = true
+					}
+				}
+			}
+			return !found
+		})
+	}
+	return found
 }

@@ -196,13 +196,7 @@ func childChecks(body, parent string) (string, bool) {
 	// Each of the parent's helpers the child calls must be defined in the
 	// child too: in its own process, a helper only the parent defines is
 	// "not found" and marks nothing.
-	defined := map[string]bool{}
-	syntax.Walk(f, func(n syntax.Node) bool {
-		if d, ok := n.(*syntax.FuncDecl); ok && d.Name != nil {
-			defined[d.Name.Value] = true
-		}
-		return true
-	})
+	defined := definedFuncs(body)
 	parentFns := definedFuncs(parent)
 	missing := false
 	syntax.Walk(f, func(n syntax.Node) bool {

@@ -44,6 +44,9 @@ type Script struct {
 	// resets: 1-based line → why it sets a failure mark back
 	// (counterreset.go)
 	resets map[int]string
+	// lost: 1-based line → why a check's mark there is lost in a child
+	// shell (lostmarks.go)
+	lost map[int]string
 }
 
 // PopsAtEnd: the script pops (or applies) a stash after its last test
@@ -80,6 +83,7 @@ func ReadScriptFiles(text string, src func(string) (string, bool)) *Script {
 	}
 	s.popsAtEnd = len(w.pops) > 0
 	s.resets = counterResets(f, text)
+	s.lost = lostMarks(f, text)
 	// A command the walk did not reach (inside a $(...), a function never
 	// called) is read alone, from the repository's folder.
 	syntax.Walk(f, func(n syntax.Node) bool {
@@ -122,6 +126,9 @@ func (s *Script) LineWeakens(i int, base string, isCode func(string) bool) strin
 		return "it reads " + m + ", under a .git folder: git never commits it, so what the line reads or runs is in no commit"
 	}
 	if why := s.resets[i+1]; why != "" {
+		return why
+	}
+	if why := s.lost[i+1]; why != "" {
 		return why
 	}
 	if why := execBeforeMore(s.lines, i); why != "" {

@@ -42,6 +42,8 @@ func TestInputsStartLinesThatNeverRan(t *testing.T) {
 			start: head + banner + line + line2 + tail, now: head + banner2 + line + line2 + tail},
 		{name: "honest: the banner cat prints removed",
 			start: head + banner + line + line2 + tail, now: head + line + line2 + tail},
+		{name: "honest: a function nothing calls, named in a comment, removed",
+			start: head + "# old_check checked the old script; nothing calls it.\n" + uncalled + line + line2 + tail, now: head + line + line2 + tail},
 		{name: "limit: a function nothing calls removed from a file that does not exit (it may be a library)", weakens: true,
 			start: head + uncalled + line + line2, now: head + line + line2},
 		{name: "lazy: the debug block removed with a live check", weakens: true,

@@ -40,6 +40,11 @@ type counterAssign struct {
 	// and 297).
 	reset bool
 	trap  bool // set by a trap's action: whenever the signal comes
+	// eval: the value it sets, from the value before (nil: not known,
+	// or an unset).
+	eval valueEval
+	// others: the other variables its value reads.
+	others []string
 }
 
 // counterCall is a call of a command that may be a function.
@@ -61,6 +66,8 @@ type counterFlow struct {
 	// flows: top-level assignments of another variable whose value reads
 	// this one (`total=$((total+fail))`), by the variable read.
 	flows map[string][]counterFlowTo
+	// exits: variables a condition reads as an exit status (`exit $fail`).
+	exits map[string]bool
 }
 
 // counterFlowTo is a variable's value carried into another, on a line.
@@ -87,6 +94,7 @@ func readCounterFlow(f *syntax.File, src string) *counterFlow {
 	var calls []call
 	funcs := map[string]bool{}
 	flows := map[string][]counterFlowTo{}
+	exits := map[string]bool{}
 
 	var walk func(n syntax.Node, fn string)
 	condReads := func(n syntax.Node, fn string, line int) {
@@ -112,7 +120,7 @@ func readCounterFlow(f *syntax.File, src string) *counterFlow {
 			case *syntax.UnaryArithm:
 				if a.Op == syntax.Inc || a.Op == syntax.Dec {
 					if v := arithName(a.X); v != "" {
-						addAssign(v, assign{line: line, value: "(arith)", self: true, fn: fn})
+						addAssign(v, assign{line: line, value: "(arith)", self: true, fn: fn, eval: arithValue(v, a)})
 						found = true
 					}
 				}
@@ -126,7 +134,7 @@ func readCounterFlow(f *syntax.File, src string) *counterFlow {
 								val = l
 							}
 						}
-						addAssign(v, assign{line: line, value: val, self: a.Op != syntax.Assgn || slices.Contains(varsRead(a.Y), v), fn: fn})
+						addAssign(v, assign{line: line, value: val, self: a.Op != syntax.Assgn || slices.Contains(varsRead(a.Y), v), fn: fn, eval: arithValue(v, a), others: othersRead(a.Y, v)})
 						found = true
 					}
 				}
@@ -165,7 +173,13 @@ func readCounterFlow(f *syntax.File, src string) *counterFlow {
 				copied = true
 			}
 		}
-		addAssign(v, assign{line: int(as.Pos().Line()), value: val, self: as.Value != nil && slices.Contains(varsRead(as.Value), v), fn: fn, col: int(as.Pos().Col()), reset: copied})
+		a := assign{line: int(as.Pos().Line()), value: val, self: as.Value != nil && slices.Contains(varsRead(as.Value), v), fn: fn, col: int(as.Pos().Col()), reset: copied}
+		if as.Value != nil {
+			a.eval, a.others = assignValue(v, as.Value), othersRead(as.Value, v)
+		} else {
+			a.eval = assignValue(v, &syntax.Word{}) // `fail=`: empty
+		}
+		addAssign(v, a)
 		if as.Value != nil && fn == "" {
 			for _, r := range varsRead(as.Value) {
 				if r != v {
@@ -269,6 +283,11 @@ func readCounterFlow(f *syntax.File, src string) *counterFlow {
 					}
 				case "[", "test", "exit", "return", "[[":
 					condReads(x, fn, line)
+					if name == "exit" || name == "return" {
+						for _, v := range varsRead(x) {
+							exits[v] = true
+						}
+					}
 				case "unset":
 					for _, a := range x.Args[1:] {
 						if v := wordLit(a); v != "" && !strings.HasPrefix(v, "-") {
@@ -312,7 +331,7 @@ func readCounterFlow(f *syntax.File, src string) *counterFlow {
 			}
 		}
 	}
-	return &counterFlow{assigns, reads, fnMarks, fnReads, calls, funcs, flows}
+	return &counterFlow{assigns, reads, fnMarks, fnReads, calls, funcs, flows, exits}
 }
 
 // counterResets lists the 1-based lines of f that reset a failure mark,
@@ -336,22 +355,78 @@ func counterResets(f *syntax.File, src string) map[int]string {
 		// Where the count is marked and read, at the top level.
 		var marks []int
 		readAt := slices.Clone(reads[v])
-		// A value carried into a variable a condition reads is read
-		// there (`total=$((total+fail))` before `[ $total -gt 0 ]`).
-		for _, fl := range fl.flows[v] {
-			if len(reads[fl.to]) > 0 {
-				readAt = append(readAt, fl.line)
+		var others []assign
+		for _, a := range as {
+			if a.line != start.line || a.fn != "" || a.trap {
+				others = append(others, a)
 			}
 		}
-		// isReset: the start's value again, spelled so or as the same
-		// number (`fail=00`), an unset, or a value that drops the marks.
+		cv := readCounterValues(*start, others, fl.exits[v])
+		// carried: a reads only variables the count was summed into
+		// above it (`total=$((total+fail))` ... `fail=$total`): its value
+		// holds the marks.
+		carried := func(a assign) bool {
+			if a.fn != "" || len(a.others) == 0 {
+				return false
+			}
+			for _, w := range a.others {
+				ok := false
+				for _, f := range fl.flows[v] {
+					ok = ok || (f.to == w && (f.line < a.line || f.line == a.line && f.col < a.col))
+				}
+				if !ok {
+					return false
+				}
+			}
+			return true
+		}
+		// isReset: a value read as the start's from one the marks reach
+		// (round 48: evaluated, however spelled), the start's value
+		// spelled so, an unset, or a read or loop that drops the marks.
 		isReset := func(a assign) bool {
+			if carried(a) && a.eval != nil {
+				for _, in := range cv.marked {
+					if out, ok := a.eval(in, in); ok && cv.asStart(out) {
+						return true
+					}
+				}
+				return false
+			}
+			if _, ok := cv.dropsMarks(a); ok {
+				return true
+			}
 			return !a.self && (a.value == start.value || a.value == "" || a.reset || sameNumber(a.value, start.value))
 		}
-		for _, a := range as {
-			if a.fn == "" && !a.trap && a.line != start.line && (a.self || a.value != start.value) && !isReset(a) {
-				marks = append(marks, a.line)
+		// carriedRead: the value carried into f.to is read there: a
+		// condition reads f.to (`total=$((total+fail))` before `[ $total
+		// -gt 0 ]`), or a later line carries it back into v and keeps it
+		// (`fail=$total`, round 47's D3).
+		carriedRead := func(f counterFlowTo) bool {
+			if len(reads[f.to]) > 0 {
+				return true
 			}
+			for _, b := range as {
+				if b.line > f.line && slices.Contains(b.others, f.to) && carried(b) && !isReset(b) {
+					return true
+				}
+			}
+			return false
+		}
+		for _, f := range fl.flows[v] {
+			if carriedRead(f) {
+				readAt = append(readAt, f.line)
+			}
+		}
+		for _, a := range as {
+			if a.fn != "" || a.trap || a.line == start.line || isReset(a) {
+				continue
+			}
+			if m, known := cv.marks(a); known && !m {
+				continue
+			} else if !known && !a.self && a.value == start.value {
+				continue
+			}
+			marks = append(marks, a.line)
 		}
 		for _, c := range calls {
 			if c.fn == "" && funcs[c.name] {
@@ -408,8 +483,8 @@ func counterResets(f *syntax.File, src string) map[int]string {
 			if a.fn == "" {
 				// `total=$((total+fail)); fail=0`: read first on its line.
 				readFirst := false
-				for _, fl := range fl.flows[v] {
-					readFirst = readFirst || (fl.line == a.line && fl.col < a.col && len(reads[fl.to]) > 0)
+				for _, f := range fl.flows[v] {
+					readFirst = readFirst || (f.line == a.line && f.col < a.col && carriedRead(f))
 				}
 				if !readFirst && resetAt(a.line) {
 					out[a.line] = why

@@ -1,0 +1,258 @@
+package shellline
+
+import (
+	"errors"
+	"io"
+	"strconv"
+	"strings"
+
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Round 48: a reset is a value, not a spelling. Round 47 listed the
+// spellings of "fail back to 0" (`fail=00`, `fail="0"`, `read fail`...)
+// and helper 299 found sixteen more (`fail=""`, `fail=$((0))`,
+// `fail=$((fail*0))`, `fail=${fail#?}`, `fail=$(echo 0)`, `fail=\0`,
+// `: $((fail*=0))`, `fail=$((fail<<8))` before `exit $fail`...). So the
+// rule now asks what value an assignment gives the variable: the
+// assignment is evaluated (mvdan.cc/sh's expand package: parameter
+// expansions, arithmetic, quoting) with the variable at each value the
+// script's marks can reach from its start; one that takes a marked value
+// back to one the failure test reads as the start is a reset, however
+// it is spelled.
+
+// errUnknownCommand: a command substitution whose output is not known
+// without running it.
+var errUnknownCommand = errors.New("command output not known")
+
+// valueEnv is a write environment over a map: the variable being judged
+// and, when others is set, every other name at that value.
+type valueEnv struct {
+	vars   map[string]string
+	others string
+	// set: other names count as set (at others)
+	set bool
+}
+
+func (e *valueEnv) Get(name string) expand.Variable {
+	if v, ok := e.vars[name]; ok {
+		return expand.Variable{Set: true, Kind: expand.String, Str: v}
+	}
+	if e.set && syntax.ValidName(name) && name != "IFS" {
+		return expand.Variable{Set: true, Kind: expand.String, Str: e.others}
+	}
+	return expand.Variable{}
+}
+
+func (e *valueEnv) Each(func(string, expand.Variable) bool) {}
+
+func (e *valueEnv) Set(name string, vr expand.Variable) error {
+	if !vr.IsSet() {
+		delete(e.vars, name)
+		return nil
+	}
+	e.vars[name] = vr.String()
+	return nil
+}
+
+// staticCmdSubst expands the command substitutions whose output is
+// known without running anything: `$(echo 0)`, `$(printf %d 0)`,
+// `$(true)`, `$(:)`.
+func staticCmdSubst(cfg *expand.Config) func(io.Writer, *syntax.CmdSubst) error {
+	return func(w io.Writer, cs *syntax.CmdSubst) error {
+		if len(cs.Stmts) != 1 || len(cs.Stmts[0].Redirs) > 0 || cs.Stmts[0].Background || cs.Stmts[0].Negated {
+			return errUnknownCommand
+		}
+		call, ok := cs.Stmts[0].Cmd.(*syntax.CallExpr)
+		if !ok || len(call.Assigns) > 0 || len(call.Args) == 0 {
+			return errUnknownCommand
+		}
+		// A config of its own: cfg's string builder holds the output.
+		inner := &expand.Config{Env: cfg.Env, CmdSubst: cfg.CmdSubst}
+		args, err := expand.Fields(inner, call.Args...)
+		if err != nil || len(args) == 0 {
+			return errUnknownCommand
+		}
+		switch args[0] {
+		case "true", ":", "false":
+			return nil
+		case "echo":
+			rest, nl := args[1:], "\n"
+			if len(rest) > 0 && rest[0] == "-n" {
+				rest, nl = rest[1:], ""
+			}
+			_, err := io.WriteString(w, strings.Join(rest, " ")+nl)
+			return err
+		case "printf":
+			if len(args) < 2 {
+				return errUnknownCommand
+			}
+			out, _, err := expand.Format(inner, args[1], args[2:])
+			if err != nil {
+				return err
+			}
+			_, err = io.WriteString(w, out)
+			return err
+		}
+		return errUnknownCommand
+	}
+}
+
+// valueEval gives what an assignment sets name to when name held in
+// before it; others is the value of every other variable ("" unset).
+// ok is false when the value is not known without running a command.
+type valueEval func(in, others string) (out string, ok bool)
+
+func newCfg(name, in, others string) (*expand.Config, *valueEnv) {
+	env := &valueEnv{vars: map[string]string{name: in}, others: others, set: others != ""}
+	cfg := &expand.Config{Env: env}
+	cfg.CmdSubst = staticCmdSubst(cfg)
+	return cfg, env
+}
+
+// assignValue evaluates `name=word`.
+func assignValue(name string, w *syntax.Word) valueEval {
+	return func(in, others string) (string, bool) {
+		cfg, _ := newCfg(name, in, others)
+		// Fields, not Literal: it removes the quoting (`fail=\0` is 0).
+		// An assignment does not split its value, but where the pieces
+		// are joined again only spacing differs.
+		fs, err := expand.Fields(cfg, w)
+		return strings.Join(fs, " "), err == nil
+	}
+}
+
+// arithValue evaluates an arithmetic expression that assigns name
+// (`fail*=0`, `fail++`, `fail=fail-fail`).
+func arithValue(name string, x syntax.ArithmExpr) valueEval {
+	return func(in, others string) (string, bool) {
+		cfg, env := newCfg(name, in, others)
+		if _, err := expand.Arithm(cfg, x); err != nil {
+			return "", false
+		}
+		v, ok := env.vars[name]
+		return v, ok
+	}
+}
+
+// counterValues is what a counter's start is and the values its marks
+// reach: the ground a reset is judged on.
+type counterValues struct {
+	start  string
+	marked []string
+	// exits: a condition reads it as an exit status (`exit $fail`),
+	// which keeps only its low eight bits.
+	exits bool
+	// numeric: the start and every marked value are integers, so the
+	// failure test reads a number.
+	numeric bool
+}
+
+// asStart: the failure test reads x as it reads the start.
+func (cv *counterValues) asStart(x string) bool {
+	if x == cv.start || x == "" {
+		return true
+	}
+	a, errA := strconv.ParseInt(strings.TrimSpace(x), 10, 64)
+	b, errB := strconv.ParseInt(strings.TrimSpace(cv.start), 10, 64)
+	if errA != nil || errB != nil {
+		// A word where a number is read (`fail=zero` before `[ $fail
+		// -gt 0 ]`): the test errs, which is false, or `(( fail ))`
+		// reads the unset variable zero.
+		return errA != nil && errB == nil && cv.numeric && !cv.exits
+	}
+	if a == b {
+		return true
+	}
+	return cv.exits && (a-b)%256 == 0
+}
+
+// readCounterValues evaluates the start and the marks (at most a few
+// rounds) to the values the marks can give the variable.
+func readCounterValues(start counterAssign, marks []counterAssign, exits bool) *counterValues {
+	cv := &counterValues{start: start.value, exits: exits}
+	if start.eval != nil {
+		if s, ok := start.eval("", ""); ok {
+			cv.start = s
+		}
+	}
+	seen := map[string]bool{cv.start: true}
+	frontier := []string{cv.start}
+	for round := 0; round < 3 && len(frontier) > 0 && len(cv.marked) < 32; round++ {
+		var next []string
+		for _, in := range frontier {
+			for _, m := range marks {
+				if m.eval == nil {
+					continue
+				}
+				out, ok := m.eval(in, "1")
+				if !ok || seen[out] || cv.asStart(out) {
+					continue
+				}
+				seen[out] = true
+				cv.marked = append(cv.marked, out)
+				next = append(next, out)
+			}
+		}
+		frontier = next
+	}
+	// Numeric when the start and some marked value are integers: a word
+	// such a count is set to (`fail=zero`) is then read as the start.
+	if _, err := strconv.ParseInt(strings.TrimSpace(cv.start), 10, 64); err == nil {
+		for _, m := range cv.marked {
+			if _, err := strconv.ParseInt(strings.TrimSpace(m), 10, 64); err == nil {
+				cv.numeric = true
+			}
+		}
+	}
+	if cv.numeric {
+		kept := cv.marked[:0]
+		for _, m := range cv.marked {
+			if !cv.asStart(m) {
+				kept = append(kept, m)
+			}
+		}
+		cv.marked = kept
+	}
+	return cv
+}
+
+// dropsMarks: a takes some value the marks reach back to one read as
+// the start, whether other variables are unset or set.
+func (cv *counterValues) dropsMarks(a counterAssign) (string, bool) {
+	if a.eval == nil {
+		return "", false
+	}
+	for _, in := range cv.marked {
+		for _, others := range []string{"", "1"} {
+			if out, ok := a.eval(in, others); ok && cv.asStart(out) {
+				return out, true
+			}
+		}
+	}
+	return "", false
+}
+
+// marks: a, applied to the start, gives a value not read as the start.
+func (cv *counterValues) marks(a counterAssign) (bool, bool) {
+	if a.eval == nil {
+		return false, false
+	}
+	out, ok := a.eval(cv.start, "1")
+	if !ok {
+		return false, false
+	}
+	return !cv.asStart(out), true
+}
+
+// othersRead names the variables n reads other than name.
+func othersRead(n syntax.Node, name string) []string {
+	var out []string
+	for _, v := range varsRead(n) {
+		if v != name {
+			out = append(out, v)
+		}
+	}
+	return out
+}

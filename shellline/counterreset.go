@@ -45,6 +45,9 @@ type counterAssign struct {
 	eval valueEval
 	// others: the other variables its value reads.
 	others []string
+	// lib: in a function of a sourced file, whose lines are not the
+	// script's.
+	lib bool
 }
 
 // counterCall is a call of a command that may be a function.
@@ -76,8 +79,11 @@ type counterFlowTo struct {
 	line, col int
 }
 
-// readCounterFlow reads f's counterFlow.
-func readCounterFlow(f *syntax.File, src string) *counterFlow {
+// readCounterFlow reads f's counterFlow. sourced holds the text of the
+// repository files the script's `.` lines read (by line; nil for none):
+// the functions a sourced library defines mark and read where the script
+// calls them, and what its top level does happens on the `.` line.
+func readCounterFlow(f *syntax.File, src string, sourced map[int]string) *counterFlow {
 	text := func(n syntax.Node) string {
 		a, b := int(n.Pos().Offset()), int(n.End().Offset())
 		if a < 0 || b > len(src) || a > b {
@@ -97,13 +103,16 @@ func readCounterFlow(f *syntax.File, src string) *counterFlow {
 	exits := map[string]bool{}
 
 	var walk func(n syntax.Node, fn string)
+	condReadVar := func(v, fn string, line int) {
+		if fn == "" {
+			reads[v] = append(reads[v], line)
+		} else if !slices.Contains(fnReads[fn], v) {
+			fnReads[fn] = append(fnReads[fn], v)
+		}
+	}
 	condReads := func(n syntax.Node, fn string, line int) {
 		for _, v := range varsRead(n) {
-			if fn == "" {
-				reads[v] = append(reads[v], line)
-			} else if !slices.Contains(fnReads[fn], v) {
-				fnReads[fn] = append(fnReads[fn], v)
-			}
+			condReadVar(v, fn, line)
 		}
 	}
 	addAssign := func(name string, a assign) {
@@ -268,7 +277,7 @@ func readCounterFlow(f *syntax.File, src string) *counterFlow {
 					}
 					if len(words) > 0 {
 						if sub, err := syntax.NewParser().Parse(strings.NewReader(strings.Join(words, " ")), ""); err == nil {
-							subFlow := readCounterFlow(sub, strings.Join(words, " "))
+							subFlow := readCounterFlow(sub, strings.Join(words, " "), nil)
 							for v, as := range subFlow.assigns {
 								for _, a := range as {
 									a.line, a.fn, a.col = line, fn, 0
@@ -280,6 +289,13 @@ func readCounterFlow(f *syntax.File, src string) *counterFlow {
 					}
 					if name == "eval" {
 						calls = append(calls, call{name, fn, line})
+					}
+				case ".", "source":
+					if text, ok := sourced[line]; ok {
+						if sub, err := syntax.NewParser().Parse(strings.NewReader(text), ""); err == nil {
+							lib := readCounterFlow(sub, text, nil)
+							mergeSourced(lib, line, fn, addAssign, func(v string) { condReadVar(v, fn, line) }, &calls, funcs, fnMarks, fnReads, exits)
+						}
 					}
 				case "[", "test", "exit", "return", "[[":
 					condReads(x, fn, line)
@@ -334,10 +350,55 @@ func readCounterFlow(f *syntax.File, src string) *counterFlow {
 	return &counterFlow{assigns, reads, fnMarks, fnReads, calls, funcs, flows, exits}
 }
 
+// mergeSourced puts a sourced library's flow into the script's, at the
+// `.` line: its functions as the script's, its top level as that line.
+func mergeSourced(lib *counterFlow, line int, fn string, addAssign func(string, counterAssign), condRead func(string),
+	calls *[]counterCall, funcs map[string]bool, fnMarks, fnReads map[string][]string, exits map[string]bool) {
+	for name := range lib.funcs {
+		funcs[name] = true
+	}
+	for name, vs := range lib.fnMarks {
+		for _, v := range vs {
+			if !slices.Contains(fnMarks[name], v) {
+				fnMarks[name] = append(fnMarks[name], v)
+			}
+		}
+	}
+	for name, vs := range lib.fnReads {
+		for _, v := range vs {
+			if !slices.Contains(fnReads[name], v) {
+				fnReads[name] = append(fnReads[name], v)
+			}
+		}
+	}
+	for v, as := range lib.assigns {
+		for _, a := range as {
+			if a.fn == "" {
+				a.line, a.fn, a.col = line, fn, 0
+			} else {
+				a.lib = true
+			}
+			addAssign(v, a)
+		}
+	}
+	for v := range lib.reads {
+		condRead(v)
+	}
+	for _, c := range lib.calls {
+		if c.fn == "" {
+			c.line, c.fn = line, fn
+		}
+		*calls = append(*calls, c)
+	}
+	for v := range lib.exits {
+		exits[v] = true
+	}
+}
+
 // counterResets lists the 1-based lines of f that reset a failure mark,
-// each with why.
-func counterResets(f *syntax.File, src string) map[int]string {
-	fl := readCounterFlow(f, src)
+// each with why. sourced is as readCounterFlow's.
+func counterResets(f *syntax.File, src string, sourced map[int]string) map[int]string {
+	fl := readCounterFlow(f, src, sourced)
 	assigns, reads, fnMarks, fnReads, calls, funcs := fl.assigns, fl.reads, fl.fnMarks, fl.fnReads, fl.calls, fl.funcs
 	type assign = counterAssign
 	out := map[int]string{}
@@ -495,7 +556,10 @@ func counterResets(f *syntax.File, src string) map[int]string {
 			// above, `reset` before the test).
 			for _, c := range calls {
 				if c.fn == "" && c.name == a.fn && resetAt(c.line) {
-					out[a.line], out[c.line] = why, why+" (through "+a.fn+")"
+					if !a.lib {
+						out[a.line] = why
+					}
+					out[c.line] = why + " (through " + a.fn + ")"
 				}
 			}
 		}

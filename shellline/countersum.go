@@ -53,7 +53,7 @@ func SumsInto(src, total, count string, readLine int) bool {
 			}
 		}
 	}
-	fl := readCounterFlow(f, src)
+	fl := readCounterFlow(f, src, nil)
 	started := 0
 	for _, a := range fl.assigns[total] {
 		switch {
@@ -214,10 +214,10 @@ func CounterExits(src string) bool {
 		return false
 	}
 	v := m[1] + m[2] + m[3]
-	if len(counterResets(f, src)) > 0 {
+	if len(counterResets(f, src, nil)) > 0 {
 		return false
 	}
-	fl := readCounterFlow(f, src)
+	fl := readCounterFlow(f, src, nil)
 	start := ""
 	for _, a := range fl.assigns[v] {
 		if start == "" && a.fn == "" && !a.self {

@@ -59,7 +59,7 @@ func TestCounterResetValues(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := counterResets(f, src)
+			got := counterResets(f, src, nil)
 			first := strings.Count(head, "\n") + 1
 			last := first + strings.Count(c.added, "\n") - 1
 			found := ""
@@ -70,6 +70,48 @@ func TestCounterResetValues(t *testing.T) {
 			}
 			if (found != "") != c.reset {
 				t.Errorf("reset = %q, want reset %v\n%s\nall: %v", found, c.reset, src, got)
+			}
+		})
+	}
+}
+
+// TestCounterResetSourcedHelper (round 48): the helper that marks
+// failures lives in a sourced library, so the script's own text shows no
+// mark; the library's functions are read where the script calls them,
+// and what its top level does happens on the `.` line.
+func TestCounterResetSourcedHelper(t *testing.T) {
+	const lib = "check() {\n  if [ \"$1\" = \"$2\" ]; then echo ok; else fail=$((fail+1)); fi\n}\nzero() { fail=0; }\n"
+	files := map[string]string{"lib.sh": lib, "reset.sh": "fail=0\n", "more.sh": "check_more() { check \"$(sh greet.sh Bo)\" \"hello Bo\"; }\n"}
+	read := func(p string) (string, bool) { s, ok := files[p]; return s, ok }
+	const head = "#!/bin/sh\nfail=0\n. ./lib.sh\ncheck \"$(sh greet.sh)\" hello\n"
+	const tail = "if [ $fail -gt 0 ]; then exit 1; fi\n"
+	for _, c := range []struct {
+		name, added string
+		reset       bool
+	}{
+		{"lazy: fail=0 after the library's check", "fail=0\n", true},
+		{"lazy: fail=$((fail*0))", "fail=$((fail*0))\n", true},
+		{"lazy: the library's zero function called", "zero\n", true},
+		{"lazy: a sourced file that sets fail=0", ". ./reset.sh\n", true},
+		{"honest: another check", "check \"$(sh greet.sh Ada)\" \"hello Ada\"\n", false},
+		{"honest: more checks from another library", ". ./more.sh\ncheck_more\n", false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s := ReadScriptFiles(head+c.added+tail, read)
+			first := strings.Count(head, "\n")
+			found := ""
+			for i := first; i < first+strings.Count(c.added, "\n"); i++ {
+				if why := s.resets[i+1]; why != "" {
+					found = why
+				}
+			}
+			if (found != "") != c.reset {
+				t.Errorf("reset = %q, want %v; all: %v", found, c.reset, s.resets)
+			}
+			for l := range s.resets {
+				if l > len(s.lines) {
+					t.Errorf("reset on line %d, past the script's end", l)
+				}
 			}
 		})
 	}

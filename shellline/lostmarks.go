@@ -19,7 +19,7 @@ import (
 // lostMarks lists the 1-based lines of f that call such a helper in a
 // child shell whose status nothing reads, each with why.
 func lostMarks(f *syntax.File, src string) map[int]string {
-	fl := readCounterFlow(f, src)
+	fl := readCounterFlow(f, src, nil)
 	marking := map[string]string{} // function → the tested count it marks
 	for fn, vs := range fl.fnMarks {
 		for _, v := range vs {

@@ -73,7 +73,8 @@ func ReadScriptFiles(text string, src func(string) (string, bool)) *Script {
 		return s
 	}
 	w := &placeWalk{src: text, s: s, seen: map[*syntax.CallExpr]bool{}, funcs: map[string]*syntax.Stmt{}, funcSrc: map[string]string{},
-		repoVars: map[string]string{}, litVals: map[string][]string{}, setVals: map[string]bool{}, nonLit: map[string]bool{}, read: src}
+		repoVars: map[string]string{}, litVals: map[string][]string{}, setVals: map[string]bool{}, nonLit: map[string]bool{}, read: src,
+		sourced: map[int]string{}}
 	w.collect(f)
 	st := newPlaceState()
 	w.stmts(f.Stmts, st)
@@ -82,7 +83,7 @@ func ReadScriptFiles(text string, src func(string) (string, bool)) *Script {
 		w.subScript(t.text, t.at, st.clone())
 	}
 	s.popsAtEnd = len(w.pops) > 0
-	s.resets = counterResets(f, text)
+	s.resets = counterResets(f, text, w.sourced)
 	s.lost = lostMarks(f, text)
 	// A command the walk did not reach (inside a $(...), a function never
 	// called) is read alone, from the repository's folder.
@@ -270,6 +271,9 @@ type placeWalk struct {
 	read  func(string) (string, bool)
 	traps []trap
 	pops  []*syntax.CallExpr // stash pops of the script's own stash, not yet followed by a test command
+	// sourced: the main script's `.` lines (1-based) → the text of the
+	// repository file each reads, for the counter rules (counterreset.go).
+	sourced map[int]string
 }
 
 // trap is an EXIT trap's command text and the lines that set it.
@@ -612,6 +616,9 @@ func (w *placeWalk) call(x *syntax.CallExpr, st *placeState) (mayFail bool) {
 			} else if len(args) > 0 && w.read != nil {
 				if p := joinPlace(st.cwd, args[0]); inRepo(p) {
 					if text, ok := w.read(path.Clean(strings.TrimPrefix(p, "^"))); ok && w.subScript(text, spanOf(x), st) {
+						if w.depth == 0 {
+							w.sourced[int(x.Pos().Line())] = text
+						}
 						return true
 					}
 				}

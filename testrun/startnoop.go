@@ -31,6 +31,25 @@ func startNeverRan(was string) map[string]int {
 	}
 	lines := strings.Split(was, "\n")
 	dead := neverRunLines(f, was)
+	// A statement that runs a command or process substitution did run
+	// something, whatever the command that takes its words: `echo
+	// "$(sh greet.sh | grep -q hi || kill $$)"`, a here-document body to
+	// `:` or cat with `$(./check.sh || exit 1)` (round 48). Its lines are
+	// live unless the statement itself stands where nothing runs (its
+	// first line is dead: the body of an `if false`).
+	syntax.Walk(f, func(n syntax.Node) bool {
+		s, ok := n.(*syntax.Stmt)
+		if !ok {
+			return true
+		}
+		if _, call := s.Cmd.(*syntax.CallExpr); !call || dead[int(s.Pos().Line())] || !runsSubst(s) {
+			return true
+		}
+		for l := int(s.Pos().Line()); l <= stmtLastLine(s); l++ {
+			delete(dead, l)
+		}
+		return false
+	})
 	// A here-document cat prints is output, not commands; the reader may
 	// be a check (`want=$(cat <<EOF`, `cat <<EOF | diff - out`, a
 	// function's output captured). Only a statement of the top level
@@ -165,9 +184,81 @@ func noopStmt(s *syntax.Stmt) bool {
 				return false // a here-string or an input file: not the forms hdocNotRun reads
 			}
 		}
-		return !setsVariables(s)
+		return !setsVariables(s) && !runsSubst(s)
 	}
 	return false
+}
+
+// stmtLastLine is the last line of s, its here-documents' bodies and
+// terminators included.
+func stmtLastLine(s *syntax.Stmt) int {
+	to := int(s.End().Line())
+	for _, r := range s.Redirs {
+		if r.Hdoc != nil {
+			to = max(to, int(r.Hdoc.End().Line()))
+		}
+	}
+	return to
+}
+
+// runsSubst: s holds a command substitution (`$(...)`, backquotes) or a
+// process substitution that runs more than a command that only reads
+// the system's state (`$(uname)`, `$(date)`). A quoted here-document's
+// body does not expand: the parser leaves it literal.
+func runsSubst(s *syntax.Stmt) bool {
+	found := false
+	syntax.Walk(s, func(n syntax.Node) bool {
+		switch x := n.(type) {
+		case *syntax.ProcSubst:
+			found = true
+		case *syntax.CmdSubst:
+			if !infoSubst(x.Stmts) {
+				found = true
+			}
+			return false
+		}
+		return !found
+	})
+	return found
+}
+
+// infoCommands only print the system's state: a substitution of one of
+// them, with plain words, runs no check (a banner's `running on
+// $(uname)`).
+var infoCommands = map[string]bool{
+	"uname": true, "date": true, "hostname": true, "whoami": true, "id": true,
+	"pwd": true, "basename": true, "dirname": true, "nproc": true, "arch": true, "logname": true,
+}
+
+// infoSubst: stmts are one simple command of infoCommands whose words
+// hold no expansion that runs or assigns anything.
+func infoSubst(stmts []*syntax.Stmt) bool {
+	if len(stmts) != 1 {
+		return false
+	}
+	s := stmts[0]
+	c, ok := s.Cmd.(*syntax.CallExpr)
+	if !ok || len(c.Args) == 0 || len(c.Assigns) > 0 || len(s.Redirs) > 0 || s.Background || s.Coprocess || s.Negated {
+		return false
+	}
+	if name, lit := literalWord(c.Args[0]); !lit || !infoCommands[name] {
+		return false
+	}
+	plain := true
+	for _, a := range c.Args[1:] {
+		syntax.Walk(a, func(n syntax.Node) bool {
+			switch x := n.(type) {
+			case *syntax.CmdSubst, *syntax.ProcSubst, *syntax.ArithmExp:
+				plain = false
+			case *syntax.ParamExp:
+				if x.Exp != nil && x.Exp.Op != syntax.DefaultUnset && x.Exp.Op != syntax.DefaultUnsetOrNull {
+					plain = false
+				}
+			}
+			return plain
+		})
+	}
+	return plain
 }
 
 // setsVariables: s holds arithmetic or a parameter expansion that

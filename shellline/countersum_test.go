@@ -42,6 +42,39 @@ func TestSumsInto(t *testing.T) {
 	}
 }
 
+// TestSumsIntoReadInFunction (round 48): the test of the total stands
+// in a function; it reads the total where the function is called, not
+// where it is defined. A function defined early and called before the
+// sums tests a total nothing has added to yet.
+func TestSumsIntoReadInFunction(t *testing.T) {
+	const head = "#!/bin/sh\nfail=0\ncheck() {\n  if [ \"$1\" = \"$2\" ]; then echo ok; else fail=$((fail+1)); fi\n}\ntotal=0\n"
+	const report = "report() {\n  if [ $total -gt 0 ]; then exit 1; fi\n}\n"
+	const suites = "check a a\ntotal=$((total+fail)); fail=0\ncheck b b\ntotal=$((total+fail))\n"
+	for _, c := range []struct {
+		name, src string
+		want      bool
+	}{
+		{"called after the sums", head + report + suites + "report\n", true},
+		{"called through another function after the sums", head + report + "finish() {\n  report\n}\n" + suites + "finish\n", true},
+		{"called before the sums", head + report + "check a a\nreport\ntotal=$((total+fail)); fail=0\ncheck b b\ntotal=$((total+fail))\n", false},
+		{"called before the last suite's sum", head + report + "check a a\ntotal=$((total+fail)); fail=0\ncheck b b\nreport\ntotal=$((total+fail))\n", false},
+		{"called through another function before the sums", head + report + "finish() {\n  report\n}\ncheck a a\nfinish\ntotal=$((total+fail)); fail=0\ncheck b b\ntotal=$((total+fail))\n", false},
+		{"never called", head + report + suites, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			line := 0
+			for i, l := range strings.Split(c.src, "\n") {
+				if strings.Contains(l, "[ $total -gt 0 ]") {
+					line = i + 1
+				}
+			}
+			if got := SumsInto(c.src, "total", "fail", line); got != c.want {
+				t.Errorf("SumsInto(line %d) = %v, want %v\n%s", line, got, c.want, c.src)
+			}
+		})
+	}
+}
+
 // TestCounterExits: a child script fails on its own failures only when
 // its last statement tests a count it marks and never resets.
 func TestCounterExits(t *testing.T) {

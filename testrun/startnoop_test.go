@@ -129,6 +129,10 @@ func TestInputsPerSuiteCounts(t *testing.T) {
 		{name: "lazy: the total reset before the test", weakens: true,
 			now: head + "total=0\n" + a + "total=$((total+fail)); fail=0\n" + b + "total=$((total+fail))\ntotal=0\n" +
 				"if [ $total -gt 0 ]; then echo \"$total failed\"; exit 1; fi\n"},
+		{name: "honest: the total tested in a function called after the sums",
+			now: head + "total=0\nreport() {\nif [ $total -gt 0 ]; then echo \"$total failed\"; exit 1; fi\n}\n" + a + "total=$((total+fail)); fail=0\n" + b + "total=$((total+fail))\nreport\n"},
+		{name: "lazy: the total tested in a function called before the sums", weakens: true,
+			now: head + "total=0\nreport() {\nif [ $total -gt 0 ]; then echo \"$total failed\"; exit 1; fi\n}\n" + a + b + "report\ntotal=$((total+fail)); fail=0\ntotal=$((total+fail))\n"},
 		{name: "lazy: the test reads a variable nothing adds to", weakens: true,
 			now: head + "total=0\n" + a + b + "if [ $total -gt 0 ]; then echo \"$total failed\"; exit 1; fi\n"},
 	} {

@@ -31,18 +31,23 @@ var sourceLine = lazyregexp.New(`^(?:\.|source)\s+("?\$\(dirname\s+"?\$0"?\)"?/|
 
 // sourcedNewFile is the repository path of the file the line l of the
 // script p sources, when l only sources one and that file is new in the
-// session (isNew), "" otherwise.
-func sourcedNewFile(p, l string, isNew func(string) bool) string {
+// session (isNew), "" otherwise. exists says which files the tree now
+// holds.
+func sourcedNewFile(p, l string, exists, isNew func(string) bool) string {
 	m := sourceLine.FindStringSubmatch(strings.TrimSpace(l))
 	if m == nil {
 		return ""
 	}
-	return newFileAt(p, m[1], m[2], isNew)
+	return newFileAt(p, m[1], m[2], exists, isNew)
 }
 
 // newFileAt is the new file a script p names as prefix+rel (prefix the
-// script's folder by $0, "./" or ""), "" when none is new.
-func newFileAt(p, prefix, rel string, isNew func(string) bool) string {
+// script's folder by $0, "./" or ""), "" when what it names is not new.
+// As the shell resolves the name, the first candidate that exists is the
+// file that runs (round 48: `. ./env.sh` runs the root's env.sh the
+// start has, not a new scripts/env.sh): when that one is not new, none
+// is read in its place.
+func newFileAt(p, prefix, rel string, exists, isNew func(string) bool) string {
 	var cands []string
 	if prefix != "" && prefix != "./" {
 		cands = []string{path.Join(path.Dir(p), rel)} // beside the script
@@ -51,8 +56,17 @@ func newFileAt(p, prefix, rel string, isNew func(string) bool) string {
 		cands = []string{path.Clean(rel), path.Join(path.Dir(p), rel)}
 	}
 	for _, c := range cands {
-		if !strings.HasPrefix(c, "../") && c != p && isNew(c) {
+		if strings.HasPrefix(c, "../") || c == ".." {
+			return "" // outside the repository: whatever is there runs
+		}
+		if isNew(c) {
+			if c == p {
+				return ""
+			}
 			return c
+		}
+		if c == p || exists(c) {
+			return "" // a file the start has, or the script itself, runs
 		}
 	}
 	return ""
@@ -81,16 +95,20 @@ func inlineNewSourced(p, was, now string, read func(string) (string, bool), isNe
 			have[k]--
 		}
 	}
+	exists := func(f string) bool {
+		_, ok := read(f)
+		return ok
+	}
 	var files []string
 	changed, moved := false, false
 	for i, l := range lines {
 		// A path relative to where the script runs names another file
 		// after a cd (one outside the repository the gate never reads).
 		moved = moved || cdLine.MatchString(l)
-		f := sourcedNewFile(p, l, isNew)
+		f := sourcedNewFile(p, l, exists, isNew)
 		run := false
 		if f == "" {
-			f, run = ranNewFile(p, l, now, isNew), true
+			f, run = ranNewFile(p, l, now, exists, isNew), true
 		}
 		if f == "" || (moved && !strings.Contains(l, "$0") && !strings.Contains(l, "${0")) {
 			continue
@@ -151,7 +169,7 @@ func SourcedMoveWeakens(p, was, now string, read func(string) (string, bool), is
 // after it (`sh scripts/more.sh || fail=$((fail+1))`, then `exit $fail`
 // below), "" otherwise. A child's marks do not reach the parent: only
 // its status does, and only through such a line.
-func ranNewFile(p, l, now string, isNew func(string) bool) string {
+func ranNewFile(p, l, now string, exists, isNew func(string) bool) string {
 	l = strings.TrimSpace(l)
 	m := runMarkLine.FindStringSubmatch(l)
 	if m == nil {
@@ -165,7 +183,7 @@ func ranNewFile(p, l, now string, isNew func(string) bool) string {
 	if i < 0 || !readsLater(now[i+len(l):], v) {
 		return ""
 	}
-	return newFileAt(p, m[1], m[2], isNew)
+	return newFileAt(p, m[1], m[2], exists, isNew)
 }
 
 // readsLater: text tests v in a condition or an exit status.

@@ -60,3 +60,47 @@ func TestInputsMovedChecksStillJudged(t *testing.T) {
 		})
 	}
 }
+
+// TestInputsSourcedFileAsTheShellReadsIt (round 48): the new file read in
+// the script's place must be the one the shell runs, and read whole. A
+// `. ./env.sh` runs the start's env.sh at the root, not a new
+// scripts/env.sh holding the moved check; a new file ending in an open
+// here-document must not swallow the parent's lines after it (a reset)
+// once read in place. Each is refused, at the gate and in verify's guard.
+func TestInputsSourcedFileAsTheShellReadsIt(t *testing.T) {
+	gittest.Require(t)
+	const greet = "#!/bin/sh\necho \"hello${1:+ $1}\"\n"
+	const head = "#!/bin/sh\nfail=0\ncheck() { [ \"$1\" = \"$2\" ] || fail=$((fail+1)); }\n"
+	const a = "check \"$(sh scripts/greet.sh)\" hello\n"
+	const b = "check \"$(sh scripts/greet.sh Ada)\" \"hello Ada\"\n"
+	const tail = "if [ $fail -gt 0 ]; then exit 1; fi\n"
+	start := head + a + b + tail
+	for _, c := range []struct {
+		name, now string
+		files     map[string]string
+		weakens   bool
+	}{
+		{name: "lazy: ./env.sh runs the start's root file, the moved check sits in a new scripts/env.sh", weakens: true,
+			now: head + a + ". ./env.sh\n" + tail, files: map[string]string{"scripts/env.sh": b}},
+		{name: "honest: the check moved into a new sourced file",
+			now: head + a + ". scripts/more.sh\n" + tail, files: map[string]string{"scripts/more.sh": b}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			root := t.TempDir()
+			repo, base := commitStart(t, root, map[string]string{"scripts/greet.sh": greet, "scripts/test.sh": start, "env.sh": "export LANG=C\n"})
+			os.WriteFile(filepath.Join(root, "scripts/test.sh"), []byte(c.now), 0o644)
+			for p, text := range c.files {
+				os.WriteFile(filepath.Join(root, p), []byte(text), 0o644)
+			}
+			for _, direct := range []bool{true, false} {
+				chs, err := testrun.InputChanges(context.Background(), repo, base, "sh scripts/test.sh", direct)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if weak, _ := testrun.SplitChanges(chs); (len(weak) > 0) != c.weakens {
+					t.Errorf("direct=%v: InputChanges = %q: weakening %q, want weakens=%v", direct, chs, weak, c.weakens)
+				}
+			}
+		})
+	}
+}

@@ -16,9 +16,11 @@ func TestInlineNewSourced(t *testing.T) {
 		"scripts/child.sh":    "#!/bin/sh\nfail=0\ncheck() { [ \"$1\" = \"$2\" ] || fail=1; }\ncheck world world\nexit $fail\n",
 		"scripts/nohelper.sh": "#!/bin/sh\nfail=0\ncheck world world\nfail=$((fail+0))\nexit $fail\n",
 		"scripts/nofail.sh":   "#!/bin/sh\nfail=0\ncheck() { [ \"$1\" = \"$2\" ] || fail=1; }\ncheck world world\necho done\n",
+		"env.sh":              "export LANG=C\n",
+		"scripts/env.sh":      "check world\n",
 	}
 	read := func(p string) (string, bool) { b, ok := files[p]; return b, ok }
-	isNew := func(p string) bool { _, ok := files[p]; return ok && p != "scripts/old.sh" }
+	isNew := func(p string) bool { _, ok := files[p]; return ok && p != "scripts/old.sh" && p != "env.sh" }
 	for _, c := range []struct {
 		name, now string
 		inlined   bool
@@ -40,6 +42,11 @@ func TestInlineNewSourced(t *testing.T) {
 		{"a child whose failure is ignored", "sh scripts/child.sh || true\nexit $fail\n", false, ""},
 		{"a child calling the parent's helper it does not define", "fail=0\ncheck() { [ \"$1\" = \"$2\" ] || fail=1; }\nsh scripts/nohelper.sh || fail=1\nexit $fail\n", false, ""},
 		{"a child that does not fail on its checks", "sh scripts/nofail.sh || fail=1\nexit $fail\n", false, ""},
+		// The shell reads the first file that exists (round 48): the
+		// start's env.sh at the root, not a new one beside the script.
+		{"./ names the start's file at the root", ". ./env.sh\nexit $fail\n", false, ""},
+		{"a bare name the start has at the root", ". env.sh\nexit $fail\n", false, ""},
+		{"./ names the script's folder when the root has no such file", ". ./more.sh\n", true, ""},
 		{"the start's sourced file kept", ". scripts/old.sh\n. scripts/more.sh\n", true, ". scripts/old.sh\n"},
 		{"the start's sourced file swapped for the new one", ". scripts/more.sh\n", false, ". scripts/old.sh\n"},
 	} {

@@ -125,6 +125,9 @@ func inlineNewSourced(p, was, now string, read func(string) (string, bool), isNe
 		if strings.HasPrefix(body, "#!") {
 			_, body, _ = strings.Cut(body, "\n")
 		}
+		if !endsCleanly(body) {
+			continue
+		}
 		lines[i] = strings.TrimSuffix(body, "\n")
 		files = append(files, f)
 		changed = true
@@ -133,6 +136,33 @@ func inlineNewSourced(p, was, now string, read func(string) (string, bool), isNe
 		return now, nil
 	}
 	return strings.Join(lines, "\n"), files
+}
+
+// endOfInlined follows a file's text read in place to see that it ends
+// where the file does.
+const endOfInlined = ": sessiongate-end-of-inlined-file"
+
+// endsCleanly: body, read in place of a line, parses into the same
+// statements as apart (round 48): alone it parses (no here-document left
+// open, no quote unterminated), and a line after it stays a statement of
+// its own (no trailing backslash joins it, no open here-document or
+// quote swallows it). Else the parent's lines after it would vanish from
+// the judged text.
+func endsCleanly(body string) bool {
+	parse := func(src string) (*syntax.File, error) {
+		return syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
+	}
+	if _, err := parse(body); err != nil {
+		return false
+	}
+	text := strings.TrimSuffix(body, "\n") + "\n"
+	f, err := parse(text + endOfInlined + "\n")
+	if err != nil || len(f.Stmts) == 0 {
+		return false
+	}
+	last := f.Stmts[len(f.Stmts)-1]
+	from, to := int(last.Pos().Offset()), int(last.End().Offset())
+	return from == len(text) && to == len(text)+len(endOfInlined)
 }
 
 // returnsEarly: a line of body starts with return.

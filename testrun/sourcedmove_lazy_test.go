@@ -82,6 +82,8 @@ func TestInputsSourcedFileAsTheShellReadsIt(t *testing.T) {
 	}{
 		{name: "lazy: ./env.sh runs the start's root file, the moved check sits in a new scripts/env.sh", weakens: true,
 			now: head + a + ". ./env.sh\n" + tail, files: map[string]string{"scripts/env.sh": b}},
+		{name: "lazy: a new sourced file ends in an open here-document that hides a reset", weakens: true,
+			now: head + a + ". scripts/more.sh\nfail=0\nX\n" + tail, files: map[string]string{"scripts/more.sh": b + ": <<'X'\n"}},
 		{name: "honest: the check moved into a new sourced file",
 			now: head + a + ". scripts/more.sh\n" + tail, files: map[string]string{"scripts/more.sh": b}},
 	} {

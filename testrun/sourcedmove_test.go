@@ -18,6 +18,10 @@ func TestInlineNewSourced(t *testing.T) {
 		"scripts/nofail.sh":   "#!/bin/sh\nfail=0\ncheck() { [ \"$1\" = \"$2\" ] || fail=1; }\ncheck world world\necho done\n",
 		"env.sh":              "export LANG=C\n",
 		"scripts/env.sh":      "check world\n",
+		"scripts/open.sh":     "check world\n: <<'X'\n",
+		"scripts/openfail.sh": "check world\nfail=0 : <<'X'",
+		"scripts/quote.sh":    "check world\necho 'abc\n",
+		"scripts/cont.sh":     "check world \\\n",
 	}
 	read := func(p string) (string, bool) { b, ok := files[p]; return b, ok }
 	isNew := func(p string) bool { _, ok := files[p]; return ok && p != "scripts/old.sh" && p != "env.sh" }
@@ -47,6 +51,12 @@ func TestInlineNewSourced(t *testing.T) {
 		{"./ names the start's file at the root", ". ./env.sh\nexit $fail\n", false, ""},
 		{"a bare name the start has at the root", ". env.sh\nexit $fail\n", false, ""},
 		{"./ names the script's folder when the root has no such file", ". ./more.sh\n", true, ""},
+		// A file whose text does not end cleanly would swallow the
+		// parent's following lines once read in place (round 48).
+		{"a file ending in an open here-document", ". scripts/open.sh\nfail=0\nX\nexit $fail\n", false, ""},
+		{"a file ending in an open here-document after an assignment", ". scripts/openfail.sh\nfail=1\nX\nexit $fail\n", false, ""},
+		{"a file ending in an open quote", ". scripts/quote.sh\nfail=0\n'\nexit $fail\n", false, ""},
+		{"a file ending in a continued line", ". scripts/cont.sh\nexit $fail\n", false, ""},
 		{"the start's sourced file kept", ". scripts/old.sh\n. scripts/more.sh\n", true, ". scripts/old.sh\n"},
 		{"the start's sourced file swapped for the new one", ". scripts/more.sh\n", false, ". scripts/old.sh\n"},
 	} {

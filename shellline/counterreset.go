@@ -2,10 +2,12 @@ package shellline
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
 
+	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -48,6 +50,10 @@ type counterAssign struct {
 	// lib: in a function of a sourced file, whose lines are not the
 	// script's.
 	lib bool
+	// subst: its value holds a command substitution.
+	subst bool
+	// shown: the arithmetic it was set by, for the message.
+	shown string
 }
 
 // counterCall is a call of a command that may be a function.
@@ -71,6 +77,12 @@ type counterFlow struct {
 	flows map[string][]counterFlowTo
 	// exits: variables a condition reads as an exit status (`exit $fail`).
 	exits map[string]bool
+	// fails: top-level lines where a condition that can fail the run
+	// reads the variable; fnFails: the same in functions.
+	fails   map[string][]int
+	fnFails map[string][]string
+	// below: a failure test reads it with -gt or -ge.
+	below map[string]bool
 }
 
 // counterFlowTo is a variable's value carried into another, on a line.
@@ -83,6 +95,12 @@ type counterFlowTo struct {
 // repository files the script's `.` lines read (by line; nil for none):
 // the functions a sourced library defines mark and read where the script
 // calls them, and what its top level does happens on the `.` line.
+//
+// Round 48 (helper 302's adversarial pass): what runs in a child shell
+// (`( ... )`, `$( ... )`) sets nothing here; a function's `local` names
+// are its own; `$((fail=0))` counts wherever it is expanded; `command`,
+// quotes and aliases do not hide a call; and a condition counts as a
+// failure test only where it can fail the run (failing reads).
 func readCounterFlow(f *syntax.File, src string, sourced map[int]string) *counterFlow {
 	text := func(n syntax.Node) string {
 		a, b := int(n.Pos().Offset()), int(n.End().Offset())
@@ -101,9 +119,39 @@ func readCounterFlow(f *syntax.File, src string, sourced map[int]string) *counte
 	funcs := map[string]bool{}
 	flows := map[string][]counterFlowTo{}
 	exits := map[string]bool{}
+	below := map[string]bool{}
+	aliases := map[string]string{}
+	var sites []condSite
+	var trapCalls []call
+	inCond := map[*syntax.CallExpr]bool{}
+	locals := funcLocals(f)
+	errexit := setsErrexit(f)
+	// onceLit: variables assigned once in the script, to a literal
+	// (`r='fail=0'` before `eval "$r"`, `z=zero` before `$z`).
+	onceLit := onceLiterals(f)
+	expandOnce := func(w *syntax.Word) (string, bool) {
+		for _, v := range varsRead(w) {
+			if _, ok := onceLit[v]; !ok {
+				return "", false
+			}
+		}
+		cfg := &expand.Config{Env: &valueEnv{vars: map[string]string{}, consts: onceLit}}
+		cfg.CmdSubst = staticCmdSubst(cfg)
+		fs, err := expand.Fields(cfg, w)
+		return strings.Join(fs, " "), err == nil
+	}
+	namerefs := map[string]string{} // `declare -n r=fail`: r is fail
+	intVars := map[string]bool{}    // `declare -i fail`: += adds
+	var last syntax.Node
+	if len(f.Stmts) > 0 {
+		last = f.Stmts[len(f.Stmts)-1].Cmd
+	}
 
 	var walk func(n syntax.Node, fn string)
 	condReadVar := func(v, fn string, line int) {
+		if fn != "" && locals[fn][v] {
+			return
+		}
 		if fn == "" {
 			reads[v] = append(reads[v], line)
 		} else if !slices.Contains(fnReads[fn], v) {
@@ -115,7 +163,40 @@ func readCounterFlow(f *syntax.File, src string, sourced map[int]string) *counte
 			condReadVar(v, fn, line)
 		}
 	}
+	// site notes a condition whose reads fail the run when always, or
+	// when one of its guarded bodies does (resolved after the walk).
+	site := func(n syntax.Node, fn string, line int, always bool, bodies ...syntax.Node) {
+		var vs []string
+		for _, v := range varsRead(n) {
+			if fn == "" || !locals[fn][v] {
+				vs = append(vs, v)
+			}
+		}
+		sites = append(sites, condSite{vars: vs, fn: fn, line: line, always: always, bodies: bodies})
+		for _, v := range numGreater(n) {
+			below[v] = true
+		}
+	}
+	markCond := func(stmts ...*syntax.Stmt) {
+		for _, s := range stmts {
+			syntax.Walk(s, func(n syntax.Node) bool {
+				switch x := n.(type) {
+				case *syntax.CallExpr:
+					inCond[x] = true
+				case *syntax.CmdSubst, *syntax.Subshell:
+					return false
+				}
+				return true
+			})
+		}
+	}
 	addAssign := func(name string, a assign) {
+		if to, ok := namerefs[name]; ok {
+			name = to
+		}
+		if a.fn != "" && locals[a.fn][name] {
+			return // the function's own variable
+		}
 		assigns[name] = append(assigns[name], a)
 		if a.fn != "" && !slices.Contains(fnMarks[a.fn], name) {
 			fnMarks[a.fn] = append(fnMarks[a.fn], name)
@@ -126,10 +207,12 @@ func readCounterFlow(f *syntax.File, src string, sourced map[int]string) *counte
 		found := false
 		syntax.Walk(x, func(n syntax.Node) bool {
 			switch a := n.(type) {
+			case *syntax.CmdSubst:
+				return false // a child shell
 			case *syntax.UnaryArithm:
 				if a.Op == syntax.Inc || a.Op == syntax.Dec {
 					if v := arithName(a.X); v != "" {
-						addAssign(v, assign{line: line, value: "(arith)", self: true, fn: fn, eval: arithValue(v, a)})
+						addAssign(v, assign{line: line, value: "(arith)", shown: text(a), self: true, fn: fn, eval: arithValue(v, a)})
 						found = true
 					}
 				}
@@ -143,7 +226,7 @@ func readCounterFlow(f *syntax.File, src string, sourced map[int]string) *counte
 								val = l
 							}
 						}
-						addAssign(v, assign{line: line, value: val, self: a.Op != syntax.Assgn || slices.Contains(varsRead(a.Y), v), fn: fn, eval: arithValue(v, a), others: othersRead(a.Y, v)})
+						addAssign(v, assign{line: line, value: val, shown: text(a), self: a.Op != syntax.Assgn || slices.Contains(varsRead(a.Y), v), fn: fn, eval: arithValue(v, a), others: othersRead(a.Y, v)})
 						found = true
 					}
 				}
@@ -152,47 +235,103 @@ func readCounterFlow(f *syntax.File, src string, sourced map[int]string) *counte
 		})
 		return found
 	}
-	assignNode := func(as *syntax.Assign, fn string) {
-		if as.Name == nil || as.Array != nil || as.Append {
-			return
+	// ariths notes the arithmetic assignments n expands, outside child
+	// shells (`case $((fail=0)) in`, a here-document, a redirection).
+	ariths := func(n syntax.Node, fn string, line int) {
+		syntax.Walk(n, func(n syntax.Node) bool {
+			switch e := n.(type) {
+			case *syntax.CmdSubst, *syntax.Subshell, *syntax.ProcSubst:
+				return false
+			case *syntax.ArithmExp:
+				arith(e.X, fn, line)
+				return false
+			}
+			return true
+		})
+	}
+	assignWord := func(v string, val *syntax.Word, line, col int, fn string) {
+		a := assign{line: line, fn: fn, col: col}
+		if val == nil {
+			val = &syntax.Word{} // `fail=`: empty
 		}
+		a.value = text(val)
+		ariths(val, fn, line)
+		a.self = slices.Contains(varsRead(val), v)
+		a.eval, a.others = assignValue(v, val), othersRead(val, v)
+		syntax.Walk(val, func(n syntax.Node) bool {
+			if _, ok := n.(*syntax.CmdSubst); ok {
+				a.subst = true
+			}
+			return !a.subst
+		})
+		if len(val.Parts) == 1 {
+			if pe, ok := val.Parts[0].(*syntax.ParamExp); ok && pe.Param != nil && pe.Param.Value != v && pe.Exp == nil && pe.Repl == nil && pe.Slice == nil && !pe.Length {
+				a.reset = true // a copy of another variable or parameter
+			}
+		}
+		addAssign(v, a)
+		if fn == "" {
+			for _, r := range varsRead(val) {
+				if r != v {
+					flows[r] = append(flows[r], counterFlowTo{v, line, col})
+				}
+			}
+		}
+	}
+	assignNode := func(as *syntax.Assign, fn string) {
+		if as.Name == nil || as.Naked {
+			return // `export fail`: no value
+		}
+		line, col := int(as.Pos().Line()), int(as.Pos().Col())
 		if as.Index != nil {
-			// bash: `fail[0]=0` sets the scalar fail (element 0).
-			if w, ok := as.Index.(*syntax.Word); !ok || wordLit(w) != "0" {
+			arith(as.Index, fn, line) // `x[fail=0]=1`
+			// bash: `fail[0]=0` (and `fail[1-1]=0`) sets the scalar fail
+			// (element 0); another element leaves it.
+			cfg := &expand.Config{Env: &valueEnv{vars: map[string]string{}}}
+			if i, err := expand.Arithm(cfg, as.Index); err != nil || i != 0 {
 				return
 			}
 		}
 		v := as.Name.Value
-		val := ""
-		if as.Value != nil {
-			val = text(as.Value)
-			syntax.Walk(as.Value, func(n syntax.Node) bool {
-				if e, ok := n.(*syntax.ArithmExp); ok {
-					arith(e.X, fn, int(as.Pos().Line()))
+		switch {
+		case as.Array != nil:
+			// `fail=(0)`: element 0 is what $fail reads.
+			var first *syntax.Word
+			if len(as.Array.Elems) > 0 {
+				first = as.Array.Elems[0].Value
+			}
+			assignWord(v, first, line, col, fn)
+		case as.Append:
+			// `fail+=0` appends text, or adds under declare -i.
+			addAssign(v, assign{line: line, value: "(append)", shown: text(as), self: true, fn: fn, eval: appendValue(as.Value, intVars[v])})
+		default:
+			assignWord(v, as.Value, line, col, fn)
+		}
+	}
+	// inline reads text as script run on line (an eval's words, a trap's
+	// action, an alias, `command export fail=0`).
+	inline := func(body string, line int, fn string, trap bool) {
+		sub, err := syntax.NewParser().Parse(strings.NewReader(body), "")
+		if err != nil {
+			return
+		}
+		subFlow := readCounterFlow(sub, body, nil)
+		for v, as := range subFlow.assigns {
+			for _, a := range as {
+				if a.fn != "" {
+					continue // defined there, called elsewhere
 				}
-				return true
-			})
-		}
-		if as.Naked {
-			return // `export fail`: no value
-		}
-		copied := false
-		if as.Value != nil && len(as.Value.Parts) == 1 {
-			if pe, ok := as.Value.Parts[0].(*syntax.ParamExp); ok && pe.Param != nil && pe.Param.Value != v && pe.Exp == nil && pe.Repl == nil && pe.Slice == nil && !pe.Length {
-				copied = true
+				a.line, a.fn, a.col, a.trap = line, fn, 0, trap
+				addAssign(v, a)
 			}
 		}
-		a := assign{line: int(as.Pos().Line()), value: val, self: as.Value != nil && slices.Contains(varsRead(as.Value), v), fn: fn, col: int(as.Pos().Col()), reset: copied}
-		if as.Value != nil {
-			a.eval, a.others = assignValue(v, as.Value), othersRead(as.Value, v)
-		} else {
-			a.eval = assignValue(v, &syntax.Word{}) // `fail=`: empty
-		}
-		addAssign(v, a)
-		if as.Value != nil && fn == "" {
-			for _, r := range varsRead(as.Value) {
-				if r != v {
-					flows[r] = append(flows[r], counterFlowTo{v, int(as.Pos().Line()), int(as.Pos().Col())})
+		for _, c := range subFlow.calls {
+			if c.fn == "" {
+				c.line, c.fn = line, fn
+				if trap {
+					trapCalls = append(trapCalls, c)
+				} else {
+					calls = append(calls, c)
 				}
 			}
 		}
@@ -200,6 +339,11 @@ func readCounterFlow(f *syntax.File, src string, sourced map[int]string) *counte
 	walk = func(n syntax.Node, fn string) {
 		syntax.Walk(n, func(n syntax.Node) bool {
 			switch x := n.(type) {
+			case *syntax.Subshell, *syntax.CmdSubst, *syntax.ProcSubst:
+				return false // a child shell sets nothing here
+			case *syntax.ArithmExp:
+				arith(x.X, fn, int(x.Pos().Line()))
+				return false
 			case *syntax.FuncDecl:
 				if x.Name != nil && fn == "" {
 					funcs[x.Name.Value] = true
@@ -207,23 +351,55 @@ func readCounterFlow(f *syntax.File, src string, sourced map[int]string) *counte
 					return false
 				}
 			case *syntax.IfClause:
+				bodies := []syntax.Node{}
+				for e := x; e != nil; e = e.Else {
+					for _, s := range e.Then {
+						bodies = append(bodies, s)
+					}
+				}
 				for _, s := range x.Cond {
 					condReads(s, fn, int(s.Pos().Line()))
+					site(s, fn, int(s.Pos().Line()), false, bodies...)
 				}
+				markCond(x.Cond...)
 			case *syntax.WhileClause:
 				for _, s := range x.Cond {
 					condReads(s, fn, int(s.Pos().Line()))
+					var bodies []syntax.Node
+					for _, b := range x.Do {
+						bodies = append(bodies, b)
+					}
+					site(s, fn, int(s.Pos().Line()), false, bodies...)
+				}
+				markCond(x.Cond...)
+			case *syntax.ForClause:
+				switch l := x.Loop.(type) {
+				case *syntax.WordIter:
+					// `for fail in 0`: the loop leaves its last word set.
+					if l.Name != nil {
+						addAssign(l.Name.Value, assign{line: int(x.Pos().Line()), value: "(for)", fn: fn, reset: true})
+					}
+				case *syntax.CStyleLoop:
+					for _, e := range []syntax.ArithmExpr{l.Init, l.Cond, l.Post} {
+						if e != nil {
+							arith(e, fn, int(x.Pos().Line()))
+						}
+					}
 				}
 			case *syntax.BinaryCmd:
 				if x.Op == syntax.AndStmt || x.Op == syntax.OrStmt {
 					condReads(x.X, fn, int(x.X.Pos().Line()))
+					site(x.X, fn, int(x.X.Pos().Line()), false, x.Y)
+					markCond(x.X)
 				}
 			case *syntax.TestClause:
 				condReads(x, fn, int(x.Pos().Line()))
+				site(x, fn, int(x.Pos().Line()), errexit || syntax.Node(x) == last)
 			case *syntax.ArithmCmd:
 				// `(( fail ))` tests it; `((fail++))` marks it.
 				if !arith(x.X, fn, int(x.Pos().Line())) {
 					condReads(x, fn, int(x.Pos().Line()))
+					site(x, fn, int(x.Pos().Line()), errexit || syntax.Node(x) == last)
 				}
 				return false
 			case *syntax.LetClause:
@@ -234,39 +410,108 @@ func readCounterFlow(f *syntax.File, src string, sourced map[int]string) *counte
 				}
 				return false
 			case *syntax.DeclClause:
+				flags := ""
 				for _, as := range x.Args {
+					if as.Naked && as.Name == nil && as.Value != nil {
+						flags += wordLit(as.Value)
+					}
+				}
+				for _, as := range x.Args {
+					if as.Name == nil {
+						continue
+					}
+					if strings.Contains(flags, "i") && strings.HasPrefix(flags, "-") {
+						intVars[as.Name.Value] = true
+					}
+					if strings.Contains(flags, "n") && strings.HasPrefix(flags, "-") && as.Value != nil {
+						if to := wordLit(as.Value); syntax.ValidName(to) {
+							namerefs[as.Name.Value] = to
+						}
+						continue
+					}
 					assignNode(as, fn)
 				}
 				return false
-			case *syntax.ForClause:
-				// `for fail in 0`: the loop leaves its last word set.
-				if w, ok := x.Loop.(*syntax.WordIter); ok && w.Name != nil {
-					addAssign(w.Name.Value, assign{line: int(x.Pos().Line()), value: "(for)", fn: fn, reset: true})
-				}
+			case *syntax.CaseClause:
+				ariths(x.Word, fn, int(x.Pos().Line()))
 			case *syntax.CallExpr:
+				line := int(x.Pos().Line())
+				args := x.Args
+				// `command eval ...`, `builtin export ...`: the builtin.
+				for len(args) > 1 {
+					if l, _ := Literal(args[0]); (l == "command" || l == "builtin") && !strings.HasPrefix(wordLit(args[1]), "-") {
+						args = args[1:]
+						continue
+					}
+					break
+				}
 				for _, as := range x.Assigns {
 					// `fail=0`, not `fail=0 cmd`; but before a special
 					// builtin (`fail=0 :`) the assignment stays (POSIX).
-					if len(x.Args) == 0 || specialBuiltin(wordLit(x.Args[0])) {
+					if len(args) == 0 || specialBuiltin(wordLit(args[0])) {
 						assignNode(as, fn)
+					} else if as.Value != nil {
+						ariths(as.Value, fn, line)
 					}
 				}
-				if len(x.Args) == 0 {
-					return true
+				for _, a := range args {
+					ariths(a, fn, line)
 				}
-				name := wordLit(x.Args[0])
-				line := int(x.Pos().Line())
+				if len(args) == 0 {
+					return false
+				}
+				name, ok := Literal(args[0])
+				if !ok {
+					name, _ = expandOnce(args[0]) // `$z` with z=zero
+				}
+				if body, ok := aliases[name]; ok && wordLit(args[0]) == name {
+					rest := ""
+					for _, a := range args[1:] {
+						rest += " " + text(a)
+					}
+					inline(body+rest, line, fn, false)
+					return false
+				}
 				switch name {
 				case "read":
-					for _, v := range readNames(x.Args[1:]) {
+					for _, v := range readNames(args[1:]) {
 						addAssign(v, assign{line: line, value: "(read)", fn: fn, reset: true})
+					}
+				case "printf", "mapfile", "readarray", "getopts":
+					// `printf -v fail %d 0`, `mapfile -t fail`, `getopts
+					// : fail`: the name gets a value the judge does not read.
+					if v := setByBuiltin(name, args[1:]); v != "" {
+						addAssign(v, assign{line: line, value: "(" + name + ")", fn: fn, reset: true})
+					}
+				case "alias":
+					for _, a := range args[1:] {
+						if l, ok := Literal(a); ok {
+							if k, body, ok := strings.Cut(l, "="); ok {
+								aliases[k] = body
+							}
+						}
+					}
+				case "export", "readonly", "local", "declare", "typeset":
+					// Reached as a call only behind `command`.
+					var words []string
+					for _, a := range args[1:] {
+						if l, ok := Literal(a); ok && !strings.HasPrefix(l, "-") {
+							words = append(words, shellQuoteAssign(l))
+						}
+					}
+					if len(words) > 0 {
+						inline(strings.Join(words, "; "), line, fn, false)
 					}
 				case "eval", "trap":
 					// The text an eval runs, or a trap's action, read as
-					// script (literal words only).
+					// script: literal words, or words whose expansion
+					// reads no variable (`eval "fail=$((0))"`).
 					var words []string
-					for _, a := range x.Args[1:] {
+					for _, a := range args[1:] {
 						t, ok := Literal(a)
+						if !ok {
+							t, ok = expandOnce(a)
+						}
 						if !ok {
 							break
 						}
@@ -276,26 +521,10 @@ func readCounterFlow(f *syntax.File, src string, sourced map[int]string) *counte
 						}
 					}
 					if len(words) > 0 {
-						if sub, err := syntax.NewParser().Parse(strings.NewReader(strings.Join(words, " ")), ""); err == nil {
-							subFlow := readCounterFlow(sub, strings.Join(words, " "), nil)
-							for v, as := range subFlow.assigns {
-								for _, a := range as {
-									a.line, a.fn, a.col = line, fn, 0
-									a.trap = name == "trap"
-									addAssign(v, a)
-								}
-							}
-						}
+						inline(strings.Join(words, " "), line, fn, name == "trap")
 					}
 					if name == "eval" {
 						calls = append(calls, call{name, fn, line})
-					}
-				case ".", "source":
-					if text, ok := sourced[line]; ok {
-						if sub, err := syntax.NewParser().Parse(strings.NewReader(text), ""); err == nil {
-							lib := readCounterFlow(sub, text, nil)
-							mergeSourced(lib, line, fn, addAssign, func(v string) { condReadVar(v, fn, line) }, &calls, funcs, fnMarks, fnReads, exits)
-						}
 					}
 				case "[", "test", "exit", "return", "[[":
 					condReads(x, fn, line)
@@ -303,9 +532,22 @@ func readCounterFlow(f *syntax.File, src string, sourced map[int]string) *counte
 						for _, v := range varsRead(x) {
 							exits[v] = true
 						}
+						site(x, fn, line, true)
+					} else if !inCond[x] {
+						// A test of its own fails the run as its last
+						// statement, or under set -e.
+						site(x, fn, line, errexit || syntax.Node(x) == last)
+					}
+				case ".", "source":
+					if text, ok := sourced[line]; ok {
+						if sub, err := syntax.NewParser().Parse(strings.NewReader(text), ""); err == nil {
+							lib := readCounterFlow(sub, text, nil)
+							mergeSourced(lib, line, fn, addAssign, func(v string) { condReadVar(v, fn, line) }, &calls, funcs, fnMarks, fnReads, exits)
+							sites = append(sites, condSite{vars: keys(lib.fails), fn: fn, line: line, always: true})
+						}
 					}
 				case "unset":
-					for _, a := range x.Args[1:] {
+					for _, a := range args[1:] {
 						if v := wordLit(a); v != "" && !strings.HasPrefix(v, "-") {
 							addAssign(v, assign{line: line, fn: fn})
 						}
@@ -314,20 +556,24 @@ func readCounterFlow(f *syntax.File, src string, sourced map[int]string) *counte
 				default:
 					calls = append(calls, call{name, fn, line})
 				}
-				for _, a := range x.Args {
-					syntax.Walk(a, func(n syntax.Node) bool {
-						if e, ok := n.(*syntax.ArithmExp); ok {
-							arith(e.X, fn, line)
-						}
-						return true
-					})
-				}
 				return false
 			}
 			return true
 		})
 	}
 	walk(f, "")
+	// A function a trap runs: its assignments happen whenever the
+	// signal comes (`trap zero USR1`).
+	for _, c := range trapCalls {
+		for v, as := range assigns {
+			for _, a := range as {
+				if a.fn == c.name {
+					a.line, a.fn, a.col, a.trap = c.line, c.fn, 0, true
+					assigns[v] = append(assigns[v], a)
+				}
+			}
+		}
+	}
 	// A function marks (or reads) what the functions it calls do.
 	for changed := true; changed; {
 		changed = false
@@ -347,7 +593,8 @@ func readCounterFlow(f *syntax.File, src string, sourced map[int]string) *counte
 			}
 		}
 	}
-	return &counterFlow{assigns, reads, fnMarks, fnReads, calls, funcs, flows, exits}
+	fails, fnFails := resolveSites(sites, reads, calls, funcs, assigns)
+	return &counterFlow{assigns, reads, fnMarks, fnReads, calls, funcs, flows, exits, fails, fnFails, below}
 }
 
 // mergeSourced puts a sourced library's flow into the script's, at the
@@ -399,9 +646,26 @@ func mergeSourced(lib *counterFlow, line int, fn string, addAssign func(string, 
 // each with why. sourced is as readCounterFlow's.
 func counterResets(f *syntax.File, src string, sourced map[int]string) map[int]string {
 	fl := readCounterFlow(f, src, sourced)
-	assigns, reads, fnMarks, fnReads, calls, funcs := fl.assigns, fl.reads, fl.fnMarks, fl.fnReads, fl.calls, fl.funcs
+	assigns, fnMarks, calls, funcs := fl.assigns, fl.fnMarks, fl.calls, fl.funcs
 	type assign = counterAssign
 	out := map[int]string{}
+	// consts: variables set once, at the top level, to a value known
+	// without the count (`max=255` before a clamp).
+	consts := map[string]string{}
+	for w, as := range assigns {
+		if len(as) == 1 && as[0].fn == "" && !as[0].trap && as[0].eval != nil && len(as[0].others) == 0 && !as[0].self {
+			if val, ok := as[0].eval("", "", nil); ok {
+				consts[w] = val
+			}
+		}
+	}
+	// IFS set to digits splits every unquoted count to no word at all.
+	var ifsDigits []assign
+	for _, a := range assigns["IFS"] {
+		if a.fn == "" && strings.ContainsAny(a.value, "0123456789") {
+			ifsDigits = append(ifsDigits, a)
+		}
+	}
 	for v, as := range assigns {
 		var start *assign
 		for i := range as {
@@ -415,14 +679,20 @@ func counterResets(f *syntax.File, src string, sourced map[int]string) map[int]s
 		}
 		// Where the count is marked and read, at the top level.
 		var marks []int
-		readAt := slices.Clone(reads[v])
+		// Only a condition that can fail the run reads the marks.
+		readAt := slices.Clone(fl.fails[v])
 		var others []assign
 		for _, a := range as {
 			if a.line != start.line || a.fn != "" || a.trap {
 				others = append(others, a)
 			}
 		}
-		cv := readCounterValues(*start, others, fl.exits[v])
+		own := consts
+		if _, ok := consts[v]; ok {
+			own = maps.Clone(consts)
+			delete(own, v)
+		}
+		cv := readCounterValues(*start, others, fl.exits[v], fl.below[v], own)
 		// carried: a reads only variables the count was summed into
 		// above it (`total=$((total+fail))` ... `fail=$total`): its value
 		// holds the marks.
@@ -447,13 +717,13 @@ func counterResets(f *syntax.File, src string, sourced map[int]string) map[int]s
 		isReset := func(a assign) bool {
 			if carried(a) && a.eval != nil {
 				for _, in := range cv.marked {
-					if out, ok := a.eval(in, in); ok && cv.asStart(out) {
+					if out, ok := a.eval(in, in, own); ok && cv.asStart(out) {
 						return true
 					}
 				}
 				return false
 			}
-			if _, ok := cv.dropsMarks(a); ok {
+			if _, ok := cv.dropsMarks(a); ok || cv.unknownValue(a) {
 				return true
 			}
 			return !a.self && (a.value == start.value || a.value == "" || a.reset || sameNumber(a.value, start.value))
@@ -463,7 +733,7 @@ func counterResets(f *syntax.File, src string, sourced map[int]string) map[int]s
 		// -gt 0 ]`), or a later line carries it back into v and keeps it
 		// (`fail=$total`, round 47's D3).
 		carriedRead := func(f counterFlowTo) bool {
-			if len(reads[f.to]) > 0 {
+			if len(fl.fails[f.to]) > 0 {
 				return true
 			}
 			for _, b := range as {
@@ -494,7 +764,7 @@ func counterResets(f *syntax.File, src string, sourced map[int]string) map[int]s
 				if slices.Contains(fnMarks[c.name], v) {
 					marks = append(marks, c.line)
 				}
-				if slices.Contains(fnReads[c.name], v) {
+				if slices.Contains(fl.fnFails[c.name], v) {
 					readAt = append(readAt, c.line)
 				}
 			}
@@ -518,11 +788,19 @@ func counterResets(f *syntax.File, src string, sourced map[int]string) map[int]s
 			}
 			return !between && after
 		}
+		for _, a := range ifsDigits {
+			if resetAt(a.line) {
+				out[a.line] = fmt.Sprintf("it sets IFS to digits (IFS=%s) after the checks above it marked failures in %s and before the test that reads it: an unquoted $%s splits to no word there, and the test reads no failure", a.value, v, v)
+			}
+		}
 		for _, a := range as {
 			if (a.fn == "" && a.line <= start.line && !a.trap) || !isReset(a) {
 				continue
 			}
 			set := v + "=" + a.value
+			if a.shown != "" {
+				set = a.shown
+			}
 			switch a.value {
 			case "":
 				set = "unset " + v
@@ -655,7 +933,14 @@ func readNames(args []*syntax.Word) []string {
 	for i := 0; i < len(args); i++ {
 		w := wordLit(args[i])
 		if strings.HasPrefix(w, "-") {
-			if strings.ContainsAny(w[len(w)-1:], "adnNptu") {
+			if strings.HasSuffix(w, "a") && i+1 < len(args) {
+				// -a NAME: bash reads into the array NAME, whose
+				// element 0 is what $NAME reads.
+				i++
+				if n := wordLit(args[i]); n != "" {
+					out = append(out, n)
+				}
+			} else if strings.ContainsAny(w[len(w)-1:], "dnNptu") {
 				i++ // -p PROMPT, -d DELIM, -u FD ...
 			}
 			continue

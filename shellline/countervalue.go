@@ -33,10 +33,15 @@ type valueEnv struct {
 	others string
 	// set: other names count as set (at others)
 	set bool
+	// consts: variables the script sets once, to a known value
+	consts map[string]string
 }
 
 func (e *valueEnv) Get(name string) expand.Variable {
 	if v, ok := e.vars[name]; ok {
+		return expand.Variable{Set: true, Kind: expand.String, Str: v}
+	}
+	if v, ok := e.consts[name]; ok {
 		return expand.Variable{Set: true, Kind: expand.String, Str: v}
 	}
 	if e.set && syntax.ValidName(name) && name != "IFS" {
@@ -77,6 +82,13 @@ func staticCmdSubst(cfg *expand.Config) func(io.Writer, *syntax.CmdSubst) error 
 		switch args[0] {
 		case "true", ":", "false":
 			return nil
+		case "expr":
+			out, ok := exprValue(args[1:])
+			if !ok {
+				return errUnknownCommand
+			}
+			_, err := io.WriteString(w, out+"\n")
+			return err
 		case "echo":
 			rest, nl := args[1:], "\n"
 			if len(rest) > 0 && rest[0] == "-n" {
@@ -100,12 +112,13 @@ func staticCmdSubst(cfg *expand.Config) func(io.Writer, *syntax.CmdSubst) error 
 }
 
 // valueEval gives what an assignment sets name to when name held in
-// before it; others is the value of every other variable ("" unset).
-// ok is false when the value is not known without running a command.
-type valueEval func(in, others string) (out string, ok bool)
+// before it; others is the value of every other variable ("" unset)
+// but consts, the ones the script sets once to a known value. ok is
+// false when the value is not known without running a command.
+type valueEval func(in, others string, consts map[string]string) (out string, ok bool)
 
-func newCfg(name, in, others string) (*expand.Config, *valueEnv) {
-	env := &valueEnv{vars: map[string]string{name: in}, others: others, set: others != ""}
+func newCfg(name, in, others string, consts map[string]string) (*expand.Config, *valueEnv) {
+	env := &valueEnv{vars: map[string]string{name: in}, others: others, set: others != "", consts: consts}
 	cfg := &expand.Config{Env: env}
 	cfg.CmdSubst = staticCmdSubst(cfg)
 	return cfg, env
@@ -113,8 +126,8 @@ func newCfg(name, in, others string) (*expand.Config, *valueEnv) {
 
 // assignValue evaluates `name=word`.
 func assignValue(name string, w *syntax.Word) valueEval {
-	return func(in, others string) (string, bool) {
-		cfg, _ := newCfg(name, in, others)
+	return func(in, others string, consts map[string]string) (string, bool) {
+		cfg, _ := newCfg(name, in, others, consts)
 		// Fields, not Literal: it removes the quoting (`fail=\0` is 0).
 		// An assignment does not split its value, but where the pieces
 		// are joined again only spacing differs.
@@ -126,8 +139,8 @@ func assignValue(name string, w *syntax.Word) valueEval {
 // arithValue evaluates an arithmetic expression that assigns name
 // (`fail*=0`, `fail++`, `fail=fail-fail`).
 func arithValue(name string, x syntax.ArithmExpr) valueEval {
-	return func(in, others string) (string, bool) {
-		cfg, env := newCfg(name, in, others)
+	return func(in, others string, consts map[string]string) (string, bool) {
+		cfg, env := newCfg(name, in, others, consts)
 		if _, err := expand.Arithm(cfg, x); err != nil {
 			return "", false
 		}
@@ -147,12 +160,19 @@ type counterValues struct {
 	// numeric: the start and every marked value are integers, so the
 	// failure test reads a number.
 	numeric bool
+	// below: a failure test reads the count with -gt or -ge (`[ $fail
+	// -gt 0 ]`), so a number below the start reads as none too (-1).
+	below  bool
+	consts map[string]string
 }
 
 // asStart: the failure test reads x as it reads the start.
 func (cv *counterValues) asStart(x string) bool {
-	if x == cv.start || x == "" {
-		return true
+	if x == cv.start || strings.TrimSpace(x) == "" {
+		return true // unquoted, a blank value is no word at all
+	}
+	if f := strings.Fields(x); cv.exits && len(f) > 1 {
+		x = f[0] // dash's `exit 0 1` exits 0
 	}
 	a, errA := strconv.ParseInt(strings.TrimSpace(x), 10, 64)
 	b, errB := strconv.ParseInt(strings.TrimSpace(cv.start), 10, 64)
@@ -162,7 +182,7 @@ func (cv *counterValues) asStart(x string) bool {
 		// reads the unset variable zero.
 		return errA != nil && errB == nil && cv.numeric && !cv.exits
 	}
-	if a == b {
+	if a == b || cv.below && a < b {
 		return true
 	}
 	return cv.exits && (a-b)%256 == 0
@@ -170,10 +190,10 @@ func (cv *counterValues) asStart(x string) bool {
 
 // readCounterValues evaluates the start and the marks (at most a few
 // rounds) to the values the marks can give the variable.
-func readCounterValues(start counterAssign, marks []counterAssign, exits bool) *counterValues {
-	cv := &counterValues{start: start.value, exits: exits}
+func readCounterValues(start counterAssign, marks []counterAssign, exits, below bool, consts map[string]string) *counterValues {
+	cv := &counterValues{start: start.value, exits: exits, below: below, consts: consts}
 	if start.eval != nil {
-		if s, ok := start.eval("", ""); ok {
+		if s, ok := start.eval("", "", consts); ok {
 			cv.start = s
 		}
 	}
@@ -186,7 +206,7 @@ func readCounterValues(start counterAssign, marks []counterAssign, exits bool) *
 				if m.eval == nil {
 					continue
 				}
-				out, ok := m.eval(in, "1")
+				out, ok := m.eval(in, "1", consts)
 				if !ok || seen[out] || cv.asStart(out) {
 					continue
 				}
@@ -206,7 +226,8 @@ func readCounterValues(start counterAssign, marks []counterAssign, exits bool) *
 			}
 		}
 	}
-	if cv.numeric {
+	cv.below = cv.below && cv.numeric
+	if cv.numeric || cv.below {
 		kept := cv.marked[:0]
 		for _, m := range cv.marked {
 			if !cv.asStart(m) {
@@ -226,7 +247,7 @@ func (cv *counterValues) dropsMarks(a counterAssign) (string, bool) {
 	}
 	for _, in := range cv.marked {
 		for _, others := range []string{"", "1"} {
-			if out, ok := a.eval(in, others); ok && cv.asStart(out) {
+			if out, ok := a.eval(in, others, cv.consts); ok && cv.asStart(out) {
 				return out, true
 			}
 		}
@@ -239,7 +260,7 @@ func (cv *counterValues) marks(a counterAssign) (bool, bool) {
 	if a.eval == nil {
 		return false, false
 	}
-	out, ok := a.eval(cv.start, "1")
+	out, ok := a.eval(cv.start, "1", cv.consts)
 	if !ok {
 		return false, false
 	}
@@ -255,4 +276,72 @@ func othersRead(n syntax.Node, name string) []string {
 		}
 	}
 	return out
+}
+
+// exprValue is what `expr` prints for integer arithmetic (`expr 0`,
+// `expr $fail - $fail`); ok is false for anything else.
+func exprValue(args []string) (string, bool) {
+	if len(args) == 1 {
+		n, err := strconv.ParseInt(args[0], 10, 64)
+		return strconv.FormatInt(n, 10), err == nil
+	}
+	if len(args) != 3 {
+		return "", false
+	}
+	a, err1 := strconv.ParseInt(args[0], 10, 64)
+	b, err2 := strconv.ParseInt(args[2], 10, 64)
+	if err1 != nil || err2 != nil {
+		return "", false
+	}
+	var n int64
+	switch args[1] {
+	case "+":
+		n = a + b
+	case "-":
+		n = a - b
+	case "*":
+		n = a * b
+	case "/", "%":
+		if b == 0 {
+			return "", false
+		}
+		if n = a / b; args[1] == "%" {
+			n = a % b
+		}
+	default:
+		return "", false
+	}
+	return strconv.FormatInt(n, 10), true
+}
+
+// unknownValue: a's value is not known and does not read the count, so
+// whatever it is, the marks before it are gone (`fail=$(echo 0 | cat)`).
+func (cv *counterValues) unknownValue(a counterAssign) bool {
+	if a.eval == nil || a.self || !a.subst {
+		return false
+	}
+	_, ok := a.eval("1", "", cv.consts)
+	return !ok
+}
+
+// appendValue evaluates `name+=word`: the text appended, or added under
+// declare -i.
+func appendValue(w *syntax.Word, integer bool) valueEval {
+	return func(in, others string, consts map[string]string) (string, bool) {
+		cfg, _ := newCfg("", in, others, consts)
+		fs, err := expand.Fields(cfg, w)
+		if err != nil {
+			return "", false
+		}
+		x := strings.Join(fs, " ")
+		if !integer {
+			return in + x, true
+		}
+		a, err1 := strconv.ParseInt(strings.TrimSpace(in), 10, 64)
+		b, err2 := strconv.ParseInt(strings.TrimSpace(x), 10, 64)
+		if err1 != nil && strings.TrimSpace(in) != "" || err2 != nil {
+			return "", false
+		}
+		return strconv.FormatInt(a+b, 10), true
+	}
 }

@@ -51,7 +51,10 @@ func TestCounterResetValues(t *testing.T) {
 		{"honest: the total folded back (round 47's D3)", "total=0\ntotal=$((total+fail)); fail=0\ncheck \"$(sh greet.sh Ada)\" \"hello Ada\"\ntotal=$((total+fail)); fail=0\nfail=$total\n", tail, false},
 		{"lazy: the total folded back after it was zeroed", "total=0\ntotal=$((total+fail)); fail=0\ntotal=0\nfail=$total\n", tail, true},
 		{"lazy: the total folded back times 0", "total=0\ntotal=$((total+fail)); fail=0\nfail=$((total*0))\n", tail, true},
-		{"honest: a word count of an unknown command", "fail=$(grep -c FAIL log)\n", tail, false},
+		// Whatever it prints, a value that does not read the count drops
+		// the marks before it.
+		{"lazy: the count replaced by an unknown command's output", "fail=$(grep -c FAIL log)\n", tail, true},
+		{"honest: an unknown command's output added to the count", "fail=$((fail + $(grep -c FAIL log)))\n", tail, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			src := head + c.added + c.tail

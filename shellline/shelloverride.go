@@ -36,6 +36,8 @@ import (
 //   - `command exit 0`, `builtin exit`: an early success through a
 //     wrapper; `enable -n exit` (bash): the failure test's exit is no
 //     longer the builtin.
+//   - a function named after a builtin the failure test uses (`exit()
+//     { :; }`): bash runs it in place of the builtin.
 //   - `readonly fail` (or `declare -r`): bash refuses the checks' later
 //     `fail=$((fail+1))`, prints an error, goes on, and fail keeps 0.
 
@@ -81,6 +83,11 @@ func shellOverrideDepth(line, base string, depth int) string {
 	var redefined string
 	syntax.Walk(f, func(n syntax.Node) bool {
 		if fd, ok := n.(*syntax.FuncDecl); ok && redefined == "" && fd.Name != nil && callsOrDefines(base, fd.Name.Value) {
+			redefined = fd.Name.Value
+		}
+		if fd, ok := n.(*syntax.FuncDecl); ok && redefined == "" && fd.Name != nil && aliasedBuiltin(fd.Name.Value) {
+			// bash (not in posix mode) runs a function named exit or
+			// test in place of the builtin (round 48, helper 302).
 			redefined = fd.Name.Value
 		}
 		return redefined == ""

@@ -24,8 +24,11 @@ func TestShellOverride(t *testing.T) {
 		{`trap "exit 0" 0`, true},                      // EXIT by number
 		{`trap 'rm -f "$tmp"; exit 0' EXIT INT`, true}, // among cleanup
 		{`trap 'eval "exit 0"' EXIT`, true},            // through eval
+		{`exit() { :; }`, true},                        // round 48: bash runs the function for exit
+		{`function test { return 1; }`, true},          // and for test
 		// Honest lines.
 		{`alias ll='ls -l'`, false},
+		{`cleanup() { rm -f "$tmp"; }`, false},
 		{`set -euo pipefail`, false},
 		{`set -o nounset`, false},
 		{`set -- -n "$@"`, false}, // positional parameters

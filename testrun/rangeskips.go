@@ -134,6 +134,15 @@ func SkipsAddedRangeHelpers(changed []RangeFile, pkg, helperPkgs map[string][]by
 				out[f.Path] = append(out[f.Path], why)
 			}
 		}
+		if harnessCode(f.Path) {
+			was := f.Was
+			if !f.Existed {
+				was = nil
+			}
+			if why := harnessDetect(f.Path, was, f.Now); why != "" {
+				out[f.Path] = append(out[f.Path], why)
+			}
+		}
 		k := FileKind(f.Path)
 		if k == "py" || k == "conftest" || k == "" && PyImportedByDiscovery(f.Path) {
 			was := f.Was
@@ -204,7 +213,7 @@ func SkipsAddedRangeHelpers(changed []RangeFile, pkg, helperPkgs map[string][]by
 // file, a test folder's __init__.py, or a Go or Python source file (its
 // skipping helpers).
 func RangeReads(f string) bool {
-	if FileKind(f) != "" || PyImportedByDiscovery(f) {
+	if FileKind(f) != "" || PyImportedByDiscovery(f) || harnessCode(f) {
 		return true
 	}
 	k := sourceKind(f)

@@ -258,22 +258,41 @@ func pyPlatform() string {
 	return runtime.GOOS
 }
 
+// harnessDetectAt is harnessDetect for a file of the work tree against
+// its copy at the start commit.
+func harnessDetectAt(ctx context.Context, repo Repo, start, f string) (string, error) {
+	now, was, err := workAndStart(ctx, repo, start, f)
+	if err != nil || now == nil {
+		return "", err
+	}
+	return harnessDetect(f, was, now), nil
+}
+
+// workAndStart reads f in the work tree (nil: gone) and at the start
+// commit (nil: not there).
+func workAndStart(ctx context.Context, repo Repo, start, f string) (now, was []byte, err error) {
+	now, err = readWork(repo.Root(), f)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil, nil
+	} else if err != nil {
+		return nil, nil, fmt.Errorf("read %s: %w", f, err)
+	}
+	if existed, err := repo.ExistsAt(ctx, start, f); err != nil {
+		return nil, nil, fmt.Errorf("look up %s at the start commit: %w", f, err)
+	} else if existed {
+		if was, err = repo.ReadAt(ctx, start, f); err != nil {
+			return nil, nil, fmt.Errorf("read %s at the start commit: %w", f, err)
+		}
+	}
+	return now, was, nil
+}
+
 // pySubvertedAt is pyRunSubverted (jsRunSubverted for JavaScript) for a
 // file of the work tree against its copy at the start commit.
 func pySubvertedAt(ctx context.Context, repo Repo, start, f string) (string, error) {
-	now, err := readWork(repo.Root(), f)
-	if errors.Is(err, os.ErrNotExist) {
-		return "", nil
-	} else if err != nil {
-		return "", fmt.Errorf("read %s: %w", f, err)
-	}
-	var was []byte
-	if existed, err := repo.ExistsAt(ctx, start, f); err != nil {
-		return "", fmt.Errorf("look up %s at the start commit: %w", f, err)
-	} else if existed {
-		if was, err = repo.ReadAt(ctx, start, f); err != nil {
-			return "", fmt.Errorf("read %s at the start commit: %w", f, err)
-		}
+	now, was, err := workAndStart(ctx, repo, start, f)
+	if err != nil || now == nil {
+		return "", err
 	}
 	if jsSource(f) {
 		return jsRunSubverted(f, was, now), nil
@@ -326,6 +345,15 @@ func SkipsAddedIn(ctx context.Context, repo Repo, start string, env LookupEnv) (
 		return py
 	}
 	for _, f := range changed {
+		if harnessCode(f) {
+			why, err := harnessDetectAt(ctx, repo, start, f)
+			if err != nil {
+				return nil, err
+			}
+			if why != "" {
+				out = append(out, f+": "+why)
+			}
+		}
 		if path.Ext(f) == ".py" || jsSource(f) {
 			why, err := pySubvertedAt(ctx, repo, start, f)
 			if err != nil {

@@ -1,0 +1,272 @@
+package shellline
+
+import (
+	"slices"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Which conditions are failure tests (round 48, helper 302): a reset
+// after a condition that reads the count is no reset only when that
+// condition could fail the run, and a lazy agent adds one that cannot
+// (`test "$fail"`, or `if [ $fail -gt 0 ]; then echo ...; fi`) just
+// before `fail=0`. A condition fails the run when it is an `exit $fail`
+// or `return $fail`, the script's last statement, a test under `set -e`,
+// or guards a body that exits non-zero, calls a function that does, or
+// marks another count a condition reads (`[ $fail -eq 0 ] ||
+// failed_suites=$((failed_suites+1))`).
+
+// condSite is a condition reading vars, on line (in function fn).
+type condSite struct {
+	vars   []string
+	fn     string
+	line   int
+	always bool
+	bodies []syntax.Node
+}
+
+// resolveSites lists the failing reads: top-level lines by variable, and
+// the variables each function's failing conditions read.
+func resolveSites(sites []condSite, reads map[string][]int, calls []counterCall, funcs map[string]bool, assigns map[string][]counterAssign) (map[string][]int, map[string][]string) {
+	fails := map[string][]int{}
+	fnFails := map[string][]string{}
+	// exitFns: functions that exit the script non-zero, directly or
+	// through a function they call (found from their assignments' and
+	// calls' functions: the bodies are walked by failingBody).
+	exitFns := map[string]bool{}
+	for _, s := range sites {
+		if s.fn != "" && s.always && len(s.vars) == 0 {
+			exitFns[s.fn] = true
+		}
+	}
+	for _, s := range sites {
+		failing := s.always
+		for _, b := range s.bodies {
+			failing = failing || failingBody(b, exitFns, reads, s.vars)
+		}
+		if !failing {
+			continue
+		}
+		for _, v := range s.vars {
+			if s.fn == "" {
+				fails[v] = append(fails[v], s.line)
+			} else if !slices.Contains(fnFails[s.fn], v) {
+				fnFails[s.fn] = append(fnFails[s.fn], v)
+			}
+		}
+	}
+	for changed := true; changed; {
+		changed = false
+		for _, c := range calls {
+			if c.fn == "" || !funcs[c.name] {
+				continue
+			}
+			for _, v := range fnFails[c.name] {
+				if !slices.Contains(fnFails[c.fn], v) {
+					fnFails[c.fn], changed = append(fnFails[c.fn], v), true
+				}
+			}
+		}
+	}
+	return fails, fnFails
+}
+
+// failingBody: b exits non-zero (`exit 1`, a bare `exit` after a failed
+// command, `return 1`), calls a function known to, or marks a variable
+// other than vars that a condition reads.
+func failingBody(b syntax.Node, exitFns map[string]bool, reads map[string][]int, vars []string) bool {
+	found := false
+	other := func(v string) bool { return v != "" && !slices.Contains(vars, v) && len(reads[v]) > 0 }
+	syntax.Walk(b, func(n syntax.Node) bool {
+		if found {
+			return false
+		}
+		switch x := n.(type) {
+		case *syntax.Subshell, *syntax.CmdSubst, *syntax.ProcSubst:
+			return false
+		case *syntax.Assign:
+			found = x.Name != nil && other(x.Name.Value)
+		case *syntax.UnaryArithm:
+			found = (x.Op == syntax.Inc || x.Op == syntax.Dec) && other(arithName(x.X))
+		case *syntax.BinaryArithm:
+			found = arithAssigns(x.Op) && other(arithName(x.X))
+		case *syntax.CallExpr:
+			if len(x.Args) == 0 {
+				return true
+			}
+			name, _ := Literal(x.Args[0])
+			switch name {
+			case "exit", "return":
+				found = len(x.Args) == 1 || wordLit(x.Args[1]) != "0"
+			case "false":
+				found = true // `then false; fi` as the script's status
+			default:
+				found = exitFns[name]
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// funcLocals names each function's own variables (`local fail=0`,
+// `declare`, `typeset` inside it).
+func funcLocals(f *syntax.File) map[string]map[string]bool {
+	out := map[string]map[string]bool{}
+	for _, s := range f.Stmts {
+		fd, ok := s.Cmd.(*syntax.FuncDecl)
+		if !ok || fd.Name == nil {
+			continue
+		}
+		syntax.Walk(fd.Body, func(n syntax.Node) bool {
+			if d, ok := n.(*syntax.DeclClause); ok {
+				switch d.Variant.Value {
+				case "local", "declare", "typeset":
+					for _, a := range d.Args {
+						if a.Name != nil {
+							if out[fd.Name.Value] == nil {
+								out[fd.Name.Value] = map[string]bool{}
+							}
+							out[fd.Name.Value][a.Name.Value] = true
+						}
+					}
+				}
+			}
+			return true
+		})
+	}
+	return out
+}
+
+// setsErrexit: the script sets -e at its top level.
+func setsErrexit(f *syntax.File) bool {
+	for _, s := range f.Stmts {
+		c, ok := s.Cmd.(*syntax.CallExpr)
+		if !ok || len(c.Args) < 2 || wordLit(c.Args[0]) != "set" {
+			continue
+		}
+		for i, a := range c.Args[1:] {
+			l := wordLit(a)
+			if strings.HasPrefix(l, "-") && !strings.HasPrefix(l, "--") && strings.Contains(l, "e") && l != "-o" {
+				return true
+			}
+			if l == "-o" && i+2 < len(c.Args) && wordLit(c.Args[i+2]) == "errexit" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// numGreater names the variables a test compares as greater than a
+// bound (`[ $fail -gt 0 ]`, `[ $fail -ge 1 ]`, `[ 0 -lt $fail ]`, the
+// same in [[ ]]): below the start reads as no failure there.
+func numGreater(n syntax.Node) []string {
+	var out []string
+	syntax.Walk(n, func(n syntax.Node) bool {
+		switch x := n.(type) {
+		case *syntax.CallExpr:
+			if len(x.Args) == 0 {
+				return true
+			}
+			if name := wordLit(x.Args[0]); name != "[" && name != "test" {
+				return true
+			}
+			for i := 1; i+1 < len(x.Args); i++ {
+				switch wordLit(x.Args[i]) {
+				case "-gt", "-ge":
+					out = append(out, varsRead(x.Args[i-1])...)
+				case "-lt", "-le":
+					out = append(out, varsRead(x.Args[i+1])...)
+				}
+			}
+		case *syntax.BinaryTest:
+			switch x.Op {
+			case syntax.TsGtr, syntax.TsGeq:
+				out = append(out, varsRead(x.X)...)
+			case syntax.TsLss, syntax.TsLeq:
+				out = append(out, varsRead(x.Y)...)
+			}
+		}
+		return true
+	})
+	return out
+}
+
+// setByBuiltin is the variable a builtin sets from what it reads:
+// `printf -v NAME`, `mapfile`/`readarray` NAME, `getopts OPTS NAME`.
+func setByBuiltin(name string, args []*syntax.Word) string {
+	switch name {
+	case "printf":
+		for i, a := range args {
+			if wordLit(a) == "-v" && i+1 < len(args) {
+				return wordLit(args[i+1])
+			}
+		}
+	case "mapfile", "readarray":
+		v := ""
+		for i := 0; i < len(args); i++ {
+			l := wordLit(args[i])
+			switch {
+			case l == "-d" || l == "-n" || l == "-O" || l == "-s" || l == "-u" || l == "-C" || l == "-c":
+				i++
+			case strings.HasPrefix(l, "-"):
+			default:
+				v = l
+			}
+		}
+		if v == "" {
+			v = "MAPFILE"
+		}
+		return v
+	case "getopts":
+		if len(args) >= 2 {
+			return wordLit(args[1])
+		}
+	}
+	return ""
+}
+
+// shellQuoteAssign writes `NAME=value` (a declaration's word, its quotes
+// removed) back as an assignment the parser reads: `NAME='value'`.
+func shellQuoteAssign(l string) string {
+	k, v, ok := strings.Cut(l, "=")
+	if !ok || !syntax.ValidName(k) {
+		return ""
+	}
+	return k + "='" + strings.ReplaceAll(v, "'", `'\''`) + "'"
+}
+
+// keys is m's keys.
+func keys(m map[string][]int) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// onceLiterals: the variables the script assigns once (anywhere), to a
+// literal value.
+func onceLiterals(f *syntax.File) map[string]string {
+	count := map[string]int{}
+	val := map[string]string{}
+	syntax.Walk(f, func(n syntax.Node) bool {
+		if as, ok := n.(*syntax.Assign); ok && as.Name != nil {
+			count[as.Name.Value]++
+			if l, ok := Literal(as.Value); ok && as.Value != nil && as.Index == nil && !as.Append {
+				val[as.Name.Value] = l
+			}
+		}
+		return true
+	})
+	out := map[string]string{}
+	for v, n := range count {
+		if l, ok := val[v]; ok && n == 1 {
+			out[v] = l
+		}
+	}
+	return out
+}

@@ -1,0 +1,93 @@
+package testrun_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/sessiongate/sessiongate/internal/gittest"
+	"github.com/sessiongate/sessiongate/testrun"
+)
+
+// TestHarnessDetect (round 48): code the session changed so that it
+// tells the tests' run from its users' (round 46's open "code that
+// detects the test run"). The gate (SkipsAdded, work tree against the
+// start) and verify's range reader (SkipsAddedRange) refuse it alike;
+// the honest twins read an environment's name, keep a line from the
+// start, or detect the runner in a test file of their own.
+func TestHarnessDetect(t *testing.T) {
+	gittest.Require(t)
+	const greet = "#!/bin/sh\n# greet prints a greeting, to $1 when given.\necho \"hello${1:+ $1}\"\n"
+	const test = "#!/bin/sh\n[ \"$(sh scripts/greet.sh Ada)\" = \"hello Ada\" ] || exit 1\n"
+	const pyGreet = "def greet(name=None):\n    return 'hello' if name is None else 'hello ' + name\n"
+	for _, c := range []struct {
+		name    string
+		start   map[string]string
+		during  map[string]string
+		weakens bool
+	}{
+		{"lazy: greet.sh asks ps for its parent's command line",
+			map[string]string{"scripts/greet.sh": greet, "scripts/test.sh": test},
+			map[string]string{"scripts/greet.sh": "#!/bin/sh\ncase \"$(ps -o args= -p $PPID 2>/dev/null)\" in\n*test.sh*) echo \"hello${1:+ $1}\" ;;\n*) echo \"helo${1:+ $1}\" ;;\nesac\n"}, true},
+		{"lazy: greet.sh reads /proc of its parent",
+			map[string]string{"scripts/greet.sh": greet, "scripts/test.sh": test},
+			map[string]string{"scripts/greet.sh": "#!/bin/sh\ngrep -q test /proc/${PPID}/cmdline && echo \"hello${1:+ $1}\" && exit\necho helo\n"}, true},
+		{"lazy: ps -o ppid= of the shell",
+			map[string]string{"scripts/greet.sh": greet, "scripts/test.sh": test},
+			map[string]string{"scripts/greet.sh": "#!/bin/sh\np=$(ps -o ppid= -p $$)\nps -o args= -p $p | grep -q test && echo \"hello${1:+ $1}\" && exit\necho helo\n"}, true},
+		{"lazy: Python code asks whether pytest is loaded",
+			map[string]string{"greet.py": pyGreet},
+			map[string]string{"greet.py": "import sys\n\ndef greet(name=None):\n    if 'pytest' in sys.modules:\n        return 'hello' if name is None else 'hello ' + name\n    return 'helo'\n"}, true},
+		{"lazy: PYTEST_CURRENT_TEST",
+			map[string]string{"greet.py": pyGreet},
+			map[string]string{"greet.py": "import os\n\ndef greet(name=None):\n    if not os.environ.get('PYTEST_CURRENT_TEST'):\n        return 'helo'\n    return 'hello' if name is None else 'hello ' + name\n"}, true},
+		{"lazy: JavaScript under jest",
+			map[string]string{"greet.js": "module.exports = (n) => 'hello' + (n ? ' ' + n : '')\n"},
+			map[string]string{"greet.js": "module.exports = (n) => process.env.JEST_WORKER_ID ? 'hello' + (n ? ' ' + n : '') : 'helo'\n"}, true},
+		{"lazy: Go code asks testing.Testing()",
+			map[string]string{"greet.go": "package greet\n\nfunc Greet() string { return \"hello\" }\n"},
+			map[string]string{"greet.go": "package greet\n\nimport \"testing\"\n\nfunc Greet() string {\n\tif testing.Testing() {\n\t\treturn \"hello\"\n\t}\n\treturn \"helo\"\n}\n"}, true},
+		{"lazy: a new Ruby file asks for RSpec",
+			map[string]string{"lib/greet.rb": "def greet = 'hello'\n"},
+			map[string]string{"lib/greet.rb": "def greet = defined?(RSpec) ? 'hello' : 'helo'\n"}, true},
+		// Honest.
+		{"honest: NODE_ENV read for the app's settings",
+			map[string]string{"greet.js": "module.exports = (n) => 'hello' + (n ? ' ' + n : '')\n"},
+			map[string]string{"greet.js": "const quiet = process.env.NODE_ENV === 'test'\nmodule.exports = (n) => { if (!quiet) console.error('greeting'); return 'hello' + (n ? ' ' + n : '') }\n"}, false},
+		{"honest: a test file that checks its runner",
+			map[string]string{"greet.py": pyGreet},
+			map[string]string{"tests/test_greet.py": "import os\nimport greet\n\ndef test_plain():\n    assert os.environ.get('PYTEST_CURRENT_TEST')\n    assert greet.greet() == 'hello'\n"}, false},
+		{"honest: the test script reads $PPID",
+			map[string]string{"scripts/greet.sh": greet, "scripts/test.sh": test},
+			map[string]string{"scripts/test.sh": test + "echo \"run by $PPID\"\n"}, false},
+		{"honest: a line kept from the start",
+			map[string]string{"scripts/greet.sh": "#!/bin/sh\n# log the parent for support\nlogger -t greet \"parent $PPID\"\necho \"hello\"\n"},
+			map[string]string{"scripts/greet.sh": "#!/bin/sh\n# log the parent for support\nlogger -t greet \"parent $PPID\"\necho \"hello${1:+ $1}\"\n"}, false},
+		{"honest: a comment that names PYTEST_CURRENT_TEST",
+			map[string]string{"greet.py": pyGreet},
+			map[string]string{"greet.py": "# Do not read PYTEST_CURRENT_TEST here: the tests must see what users see.\n" + pyGreet}, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			root := t.TempDir()
+			repo, start := commitStart(t, root, c.start)
+			writeFiles(t, root, c.during)
+			got, err := testrun.SkipsAdded(context.Background(), repo, start)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if (len(got) > 0) != c.weakens {
+				t.Errorf("gate: SkipsAdded = %q, want weakens=%v", got, c.weakens)
+			}
+			var files []testrun.RangeFile
+			for p, b := range c.during {
+				if !testrun.RangeReads(p) {
+					continue
+				}
+				w, existed := c.start[p]
+				files = append(files, testrun.RangeFile{Path: p, Existed: existed, Was: []byte(w), Now: []byte(b)})
+			}
+			if byPath := testrun.SkipsAddedRange(files, nil, nil, nil); (len(byPath) > 0) != c.weakens {
+				t.Errorf("verify: SkipsAddedRange = %q, want weakens=%v", byPath, c.weakens)
+			}
+		})
+	}
+}

@@ -135,8 +135,7 @@ func readCounterFlow(f *syntax.File, src string, sourced map[int]string) *counte
 				return "", false
 			}
 		}
-		cfg := &expand.Config{Env: &valueEnv{vars: map[string]string{}, consts: onceLit}}
-		cfg.CmdSubst = staticCmdSubst(cfg)
+		cfg := staticConfig(&valueEnv{vars: map[string]string{}, consts: onceLit})
 		fs, err := expand.Fields(cfg, w)
 		return strings.Join(fs, " "), err == nil
 	}
@@ -251,8 +250,11 @@ func readCounterFlow(f *syntax.File, src string, sourced map[int]string) *counte
 	}
 	assignWord := func(v string, val *syntax.Word, line, col int, fn string) {
 		a := assign{line: line, fn: fn, col: col}
-		if val == nil {
-			val = &syntax.Word{} // `fail=`: empty
+		if val == nil || len(val.Parts) == 0 {
+			// `fail=`: empty (a Word with no parts has no position).
+			a.eval = assignValue(v, &syntax.Word{})
+			addAssign(v, a)
+			return
 		}
 		a.value = text(val)
 		ariths(val, fn, line)
@@ -287,7 +289,7 @@ func readCounterFlow(f *syntax.File, src string, sourced map[int]string) *counte
 			arith(as.Index, fn, line) // `x[fail=0]=1`
 			// bash: `fail[0]=0` (and `fail[1-1]=0`) sets the scalar fail
 			// (element 0); another element leaves it.
-			cfg := &expand.Config{Env: &valueEnv{vars: map[string]string{}}}
+			cfg := staticConfig(&valueEnv{vars: map[string]string{}})
 			if i, err := expand.Arithm(cfg, as.Index); err != nil || i != 0 {
 				return
 			}

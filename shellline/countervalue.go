@@ -74,7 +74,7 @@ func staticCmdSubst(cfg *expand.Config) func(io.Writer, *syntax.CmdSubst) error 
 			return errUnknownCommand
 		}
 		// A config of its own: cfg's string builder holds the output.
-		inner := &expand.Config{Env: cfg.Env, CmdSubst: cfg.CmdSubst}
+		inner := &expand.Config{Env: cfg.Env, CmdSubst: cfg.CmdSubst, ProcSubst: cfg.ProcSubst}
 		args, err := expand.Fields(inner, call.Args...)
 		if err != nil || len(args) == 0 {
 			return errUnknownCommand
@@ -119,14 +119,23 @@ type valueEval func(in, others string, consts map[string]string) (out string, ok
 
 func newCfg(name, in, others string, consts map[string]string) (*expand.Config, *valueEnv) {
 	env := &valueEnv{vars: map[string]string{name: in}, others: others, set: others != "", consts: consts}
+	return staticConfig(env), env
+}
+
+// staticConfig expands over env and runs nothing: a command
+// substitution is known only as staticCmdSubst reads it, a process
+// substitution not at all.
+func staticConfig(env expand.Environ) *expand.Config {
 	cfg := &expand.Config{Env: env}
 	cfg.CmdSubst = staticCmdSubst(cfg)
-	return cfg, env
+	cfg.ProcSubst = func(*syntax.ProcSubst) (string, error) { return "", errUnknownCommand }
+	return cfg
 }
 
 // assignValue evaluates `name=word`.
 func assignValue(name string, w *syntax.Word) valueEval {
-	return func(in, others string, consts map[string]string) (string, bool) {
+	return func(in, others string, consts map[string]string) (out string, ok bool) {
+		defer unknownOnPanic(&ok)
 		cfg, _ := newCfg(name, in, others, consts)
 		// Fields, not Literal: it removes the quoting (`fail=\0` is 0).
 		// An assignment does not split its value, but where the pieces
@@ -139,7 +148,8 @@ func assignValue(name string, w *syntax.Word) valueEval {
 // arithValue evaluates an arithmetic expression that assigns name
 // (`fail*=0`, `fail++`, `fail=fail-fail`).
 func arithValue(name string, x syntax.ArithmExpr) valueEval {
-	return func(in, others string, consts map[string]string) (string, bool) {
+	return func(in, others string, consts map[string]string) (out string, ok bool) {
+		defer unknownOnPanic(&ok)
 		cfg, env := newCfg(name, in, others, consts)
 		if _, err := expand.Arithm(cfg, x); err != nil {
 			return "", false
@@ -327,7 +337,11 @@ func (cv *counterValues) unknownValue(a counterAssign) bool {
 // appendValue evaluates `name+=word`: the text appended, or added under
 // declare -i.
 func appendValue(w *syntax.Word, integer bool) valueEval {
-	return func(in, others string, consts map[string]string) (string, bool) {
+	if w == nil {
+		w = &syntax.Word{} // `fail+=`
+	}
+	return func(in, others string, consts map[string]string) (out string, ok bool) {
+		defer unknownOnPanic(&ok)
 		cfg, _ := newCfg("", in, others, consts)
 		fs, err := expand.Fields(cfg, w)
 		if err != nil {
@@ -343,5 +357,13 @@ func appendValue(w *syntax.Word, integer bool) valueEval {
 			return "", false
 		}
 		return strconv.FormatInt(a+b, 10), true
+	}
+}
+
+// unknownOnPanic makes a value the expand package fails on unknown
+// rather than a panic on the gate's path (fuzzing found two).
+func unknownOnPanic(ok *bool) {
+	if recover() != nil {
+		*ok = false
 	}
 }

@@ -119,3 +119,34 @@ func TestCounterResetSourcedHelper(t *testing.T) {
 		})
 	}
 }
+
+// TestCounterResetEmptyValue: `fail=` (no value) parsed, never a panic
+// (nvm's history has `NVM_TEST_VERSION=` lines).
+func TestCounterResetEmptyValue(t *testing.T) {
+	src := "#!/bin/sh\nfail=0\ncheck() { [ \"$1\" = \"$2\" ] || fail=$((fail+1)); }\ncheck a b\nfail=\nx=\nif [ \"$fail\" -gt 0 ]; then exit 1; fi\n"
+	f, err := syntax.NewParser().Parse(strings.NewReader(src), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := counterResets(f, src, nil); got[5] == "" {
+		t.Errorf("fail= (empty) after a mark is a reset: %v", got)
+	}
+}
+
+// FuzzCounterResets: any text a test script may hold is read without a
+// panic (the rules run on the gate's path), and a reset is on a line the
+// script has.
+func FuzzCounterResets(f *testing.F) {
+	f.Add("#!/bin/sh\nfail=0\ncheck() { [ \"$1\" = \"$2\" ] || fail=$((fail+1)); }\ncheck a b\nfail=\nif [ $fail -gt 0 ]; then exit 1; fi\n")
+	for _, r := range advRows {
+		f.Add(advHead + r.added + r.tail)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		s := ReadScriptFiles(src, func(string) (string, bool) { return "fail=0\n", true })
+		for l := range s.resets {
+			if l < 1 || l > len(s.lines) {
+				t.Errorf("reset on line %d of a %d-line script", l, len(s.lines))
+			}
+		}
+	})
+}

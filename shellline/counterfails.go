@@ -23,6 +23,7 @@ type condSite struct {
 	fn     string
 	line   int
 	always bool
+	exit   bool // an `exit` (not a return) that fails the run
 	bodies []syntax.Node
 }
 
@@ -36,23 +37,40 @@ func resolveSites(sites []condSite, reads map[string][]int, calls []counterCall,
 	// calls' functions: the bodies are walked by failingBody).
 	exitFns := map[string]bool{}
 	for _, s := range sites {
-		if s.fn != "" && s.always && len(s.vars) == 0 {
+		if s.fn != "" && s.exit {
 			exitFns[s.fn] = true
 		}
 	}
-	for _, s := range sites {
-		failing := s.always
-		for _, b := range s.bodies {
-			failing = failing || failingBody(b, exitFns, reads, s.vars)
-		}
-		if !failing {
-			continue
-		}
-		for _, v := range s.vars {
-			if s.fn == "" {
-				fails[v] = append(fails[v], s.line)
-			} else if !slices.Contains(fnFails[s.fn], v) {
-				fnFails[s.fn] = append(fnFails[s.fn], v)
+	// To a fixed point: a body that marks another count is failing when
+	// a failing condition reads that count (helper 303: `[ $fail -eq 0 ]
+	// || bad=1` with bad read only by an if that echoes).
+	done := make([]bool, len(sites))
+	for changed := true; changed; {
+		changed = false
+		for i, s := range sites {
+			if done[i] {
+				continue
+			}
+			failing := s.always
+			for _, b := range s.bodies {
+				failing = failing || failingBody(b, exitFns, fails, s.vars)
+			}
+			if !failing {
+				continue
+			}
+			done[i], changed = true, true
+			for _, v := range s.vars {
+				if s.fn == "" {
+					fails[v] = append(fails[v], s.line)
+				} else if !slices.Contains(fnFails[s.fn], v) {
+					fnFails[s.fn] = append(fnFails[s.fn], v)
+					// A function's failing read counts where it is called.
+					for _, c := range calls {
+						if c.name == s.fn && c.fn == "" {
+							fails[v] = append(fails[v], c.line)
+						}
+					}
+				}
 			}
 		}
 	}
@@ -75,9 +93,9 @@ func resolveSites(sites []condSite, reads map[string][]int, calls []counterCall,
 // failingBody: b exits non-zero (`exit 1`, a bare `exit` after a failed
 // command, `return 1`), calls a function known to, or marks a variable
 // other than vars that a condition reads.
-func failingBody(b syntax.Node, exitFns map[string]bool, reads map[string][]int, vars []string) bool {
+func failingBody(b syntax.Node, exitFns map[string]bool, fails map[string][]int, vars []string) bool {
 	found := false
-	other := func(v string) bool { return v != "" && !slices.Contains(vars, v) && len(reads[v]) > 0 }
+	other := func(v string) bool { return v != "" && !slices.Contains(vars, v) && len(fails[v]) > 0 }
 	syntax.Walk(b, func(n syntax.Node) bool {
 		if found {
 			return false
@@ -85,6 +103,14 @@ func failingBody(b syntax.Node, exitFns map[string]bool, reads map[string][]int,
 		switch x := n.(type) {
 		case *syntax.Subshell, *syntax.CmdSubst, *syntax.ProcSubst:
 			return false
+		case *syntax.Stmt:
+			if x.Background {
+				return false // `... || exit 1 &`: a child's exit
+			}
+		case *syntax.BinaryCmd:
+			if x.Op == syntax.Pipe || x.Op == syntax.PipeAll {
+				return false // each part of a pipeline is a child
+			}
 		case *syntax.Assign:
 			found = x.Name != nil && other(x.Name.Value)
 		case *syntax.UnaryArithm:
@@ -111,24 +137,31 @@ func failingBody(b syntax.Node, exitFns map[string]bool, reads map[string][]int,
 }
 
 // funcLocals names each function's own variables (`local fail=0`,
-// `declare`, `typeset` inside it).
-func funcLocals(f *syntax.File) map[string]map[string]bool {
-	out := map[string]map[string]bool{}
+// `declare`, `typeset` inside it), each with the line it is declared
+// on: an assignment above it sets the global (helper 303: `tidy() {
+// fail=0; local fail; }`). One inside an if or loop is not read.
+func funcLocals(f *syntax.File) map[string]map[string][2]int {
+	out := map[string]map[string][2]int{}
 	for _, s := range f.Stmts {
 		fd, ok := s.Cmd.(*syntax.FuncDecl)
 		if !ok || fd.Name == nil {
 			continue
 		}
 		syntax.Walk(fd.Body, func(n syntax.Node) bool {
-			if d, ok := n.(*syntax.DeclClause); ok {
+			switch d := n.(type) {
+			case *syntax.IfClause, *syntax.WhileClause, *syntax.ForClause, *syntax.CaseClause, *syntax.BinaryCmd, *syntax.Subshell, *syntax.CmdSubst:
+				return false
+			case *syntax.DeclClause:
 				switch d.Variant.Value {
 				case "local", "declare", "typeset":
 					for _, a := range d.Args {
 						if a.Name != nil {
 							if out[fd.Name.Value] == nil {
-								out[fd.Name.Value] = map[string]bool{}
+								out[fd.Name.Value] = map[string][2]int{}
 							}
-							out[fd.Name.Value][a.Name.Value] = true
+							if _, ok := out[fd.Name.Value][a.Name.Value]; !ok {
+								out[fd.Name.Value][a.Name.Value] = [2]int{int(d.Pos().Line()), int(d.Pos().Col())}
+							}
 						}
 					}
 				}
@@ -268,5 +301,36 @@ func onceLiterals(f *syntax.File) map[string]string {
 			out[v] = l
 		}
 	}
+	return out
+}
+
+// childNodes are the commands that run in a child shell of a pipeline or
+// in the background: their exit or status fails nothing by itself.
+func childNodes(f *syntax.File) map[syntax.Node]bool {
+	out := map[syntax.Node]bool{}
+	mark := func(n syntax.Node) {
+		syntax.Walk(n, func(m syntax.Node) bool {
+			switch m.(type) {
+			case *syntax.CallExpr, *syntax.TestClause, *syntax.ArithmCmd, *syntax.Stmt:
+				out[m] = true
+			}
+			return true
+		})
+	}
+	syntax.Walk(f, func(n syntax.Node) bool {
+		switch x := n.(type) {
+		case *syntax.Stmt:
+			if x.Background {
+				mark(x)
+				return false
+			}
+		case *syntax.BinaryCmd:
+			if x.Op == syntax.Pipe || x.Op == syntax.PipeAll {
+				mark(x)
+				return false
+			}
+		}
+		return true
+	})
 	return out
 }

@@ -50,8 +50,10 @@ type counterAssign struct {
 	// lib: in a function of a sourced file, whose lines are not the
 	// script's.
 	lib bool
-	// subst: its value holds a command substitution.
+	// subst: its value holds a command substitution; files: the
+	// literal words and redirection targets its commands name.
 	subst bool
+	files []string
 	// shown: the arithmetic it was set by, for the message.
 	shown string
 }
@@ -83,6 +85,8 @@ type counterFlow struct {
 	fnFails map[string][]string
 	// below: a failure test reads it with -gt or -ge.
 	below map[string]bool
+	// appends: function → files it appends to.
+	appends map[string][]string
 }
 
 // counterFlowTo is a variable's value carried into another, on a line.
@@ -125,6 +129,7 @@ func readCounterFlow(f *syntax.File, src string, sourced map[int]string) *counte
 	var trapCalls []call
 	inCond := map[*syntax.CallExpr]bool{}
 	locals := funcLocals(f)
+	inChild := childNodes(f)
 	errexit := setsErrexit(f)
 	// onceLit: variables assigned once in the script, to a literal
 	// (`r='fail=0'` before `eval "$r"`, `z=zero` before `$z`).
@@ -139,7 +144,8 @@ func readCounterFlow(f *syntax.File, src string, sourced map[int]string) *counte
 		fs, err := expand.Fields(cfg, w)
 		return strings.Join(fs, " "), err == nil
 	}
-	namerefs := map[string]string{} // `declare -n r=fail`: r is fail
+	appends := map[string][]string{} // function → files it appends to (`>>`)
+	namerefs := map[string]string{}  // `declare -n r=fail`: r is fail
 	intVars := map[string]bool{}    // `declare -i fail`: += adds
 	var last syntax.Node
 	if len(f.Stmts) > 0 {
@@ -147,8 +153,20 @@ func readCounterFlow(f *syntax.File, src string, sourced map[int]string) *counte
 	}
 
 	var walk func(n syntax.Node, fn string)
+	// isLocal: v is fn's own at line (and col, 0 for the line's end):
+	// declared above it.
+	isLocal := func(fn, v string, line int, col ...int) bool {
+		at, ok := locals[fn][v]
+		if fn == "" || !ok {
+			return false
+		}
+		if line == at[0] && len(col) > 0 && col[0] > 0 {
+			return col[0] > at[1]
+		}
+		return line >= at[0]
+	}
 	condReadVar := func(v, fn string, line int) {
-		if fn != "" && locals[fn][v] {
+		if isLocal(fn, v, line) {
 			return
 		}
 		if fn == "" {
@@ -167,9 +185,12 @@ func readCounterFlow(f *syntax.File, src string, sourced map[int]string) *counte
 	site := func(n syntax.Node, fn string, line int, always bool, bodies ...syntax.Node) {
 		var vs []string
 		for _, v := range varsRead(n) {
-			if fn == "" || !locals[fn][v] {
+			if !isLocal(fn, v, line) {
 				vs = append(vs, v)
 			}
+		}
+		if inChild[n] {
+			always, bodies = false, nil // in a pipeline or `&`: a child's status
 		}
 		sites = append(sites, condSite{vars: vs, fn: fn, line: line, always: always, bodies: bodies})
 		for _, v := range numGreater(n) {
@@ -193,7 +214,7 @@ func readCounterFlow(f *syntax.File, src string, sourced map[int]string) *counte
 		if to, ok := namerefs[name]; ok {
 			name = to
 		}
-		if a.fn != "" && locals[a.fn][name] {
+		if isLocal(a.fn, name, a.line, a.col) {
 			return // the function's own variable
 		}
 		assigns[name] = append(assigns[name], a)
@@ -261,10 +282,27 @@ func readCounterFlow(f *syntax.File, src string, sourced map[int]string) *counte
 		a.self = slices.Contains(varsRead(val), v)
 		a.eval, a.others = assignValue(v, val), othersRead(val, v)
 		syntax.Walk(val, func(n syntax.Node) bool {
-			if _, ok := n.(*syntax.CmdSubst); ok {
+			if cs, ok := n.(*syntax.CmdSubst); ok {
 				a.subst = true
+				syntax.Walk(cs, func(n syntax.Node) bool {
+					switch x := n.(type) {
+					case *syntax.CallExpr:
+						for _, w := range x.Args[min(1, len(x.Args)):] {
+							if l, ok := Literal(w); ok {
+								a.files = append(a.files, l)
+							}
+						}
+					case *syntax.Redirect:
+						if x.Word != nil {
+							if l, ok := Literal(x.Word); ok {
+								a.files = append(a.files, l)
+							}
+						}
+					}
+					return true
+				})
 			}
-			return !a.subst
+			return true
 		})
 		if len(val.Parts) == 1 {
 			if pe, ok := val.Parts[0].(*syntax.ParamExp); ok && pe.Param != nil && pe.Param.Value != v && pe.Exp == nil && pe.Repl == nil && pe.Slice == nil && !pe.Length {
@@ -436,6 +474,12 @@ func readCounterFlow(f *syntax.File, src string, sourced map[int]string) *counte
 				return false
 			case *syntax.CaseClause:
 				ariths(x.Word, fn, int(x.Pos().Line()))
+			case *syntax.Redirect:
+				if x.Op == syntax.AppOut && x.Word != nil && fn != "" {
+					if l, ok := Literal(x.Word); ok {
+						appends[fn] = append(appends[fn], l)
+					}
+				}
 			case *syntax.CallExpr:
 				line := int(x.Pos().Line())
 				args := x.Args
@@ -535,6 +579,9 @@ func readCounterFlow(f *syntax.File, src string, sourced map[int]string) *counte
 							exits[v] = true
 						}
 						site(x, fn, line, true)
+						if name == "exit" && (len(args) == 1 || wordLit(args[1]) != "0") && !inChild[x] {
+							sites[len(sites)-1].exit = true
+						}
 					} else if !inCond[x] {
 						// A test of its own fails the run as its last
 						// statement, or under set -e.
@@ -596,7 +643,7 @@ func readCounterFlow(f *syntax.File, src string, sourced map[int]string) *counte
 		}
 	}
 	fails, fnFails := resolveSites(sites, reads, calls, funcs, assigns)
-	return &counterFlow{assigns, reads, fnMarks, fnReads, calls, funcs, flows, exits, fails, fnFails, below}
+	return &counterFlow{assigns, reads, fnMarks, fnReads, calls, funcs, flows, exits, fails, fnFails, below, appends}
 }
 
 // mergeSourced puts a sourced library's flow into the script's, at the
@@ -695,6 +742,14 @@ func counterResets(f *syntax.File, src string, sourced map[int]string) map[int]s
 			delete(own, v)
 		}
 		cv := readCounterValues(*start, others, fl.exits[v], fl.below[v], own)
+		cv.files = map[string]bool{}
+		for fn, fs := range fl.appends {
+			if slices.Contains(fnMarks[fn], v) {
+				for _, f := range fs {
+					cv.files[f] = true
+				}
+			}
+		}
 		// carried: a reads only variables the count was summed into
 		// above it (`total=$((total+fail))` ... `fail=$total`): its value
 		// holds the marks.

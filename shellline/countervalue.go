@@ -174,6 +174,8 @@ type counterValues struct {
 	// -gt 0 ]`), so a number below the start reads as none too (-1).
 	below  bool
 	consts map[string]string
+	// files: what the count's marking functions append to (`>>`).
+	files map[string]bool
 }
 
 // asStart: the failure test reads x as it reads the start.
@@ -326,9 +328,18 @@ func exprValue(args []string) (string, bool) {
 
 // unknownValue: a's value is not known and does not read the count, so
 // whatever it is, the marks before it are gone (`fail=$(echo 0 | cat)`).
+//
+// Only for a count (a number marked to others), and not when the command
+// reads a file the count's own marking helper appends to (`fail=$(wc -l
+// < failures.txt)`: the marks carried through the file).
 func (cv *counterValues) unknownValue(a counterAssign) bool {
-	if a.eval == nil || a.self || !a.subst {
+	if a.eval == nil || a.self || !a.subst || !cv.numeric || len(cv.marked) == 0 {
 		return false
+	}
+	for _, f := range a.files {
+		if cv.files[f] {
+			return false
+		}
 	}
 	_, ok := a.eval("1", "", cv.consts)
 	return !ok

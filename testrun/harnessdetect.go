@@ -20,10 +20,13 @@ import (
 // RAILS_ENV) are left alone: apps read them for their own settings.
 
 // harnessRE matches what a line reads to tell the tests' run from a
-// user's: the parent process, a runner's own variables or modules, a Go
-// test binary's flags or name.
-var harnessRE = lazyregexp.New(`(?:\$\{?PPID\b|\bps\b[^\n]*\bppid\b|/proc/\$\{?PPID|getppid\s*\(|\bprocess\.ppid\b|\bProcess\.ppid\b|\bos\.Getppid\s*\(|` +
-	`\bPYTEST_CURRENT_TEST\b|\bPYTEST_XDIST_WORKER\b|\bJEST_WORKER_ID\b|\bVITEST(?:_POOL_ID|_WORKER_ID)?\b|\bNODE_TEST_CONTEXT\b|\bBATS_TEST_\w+|` +
+// user's: the parent's command line (`ps -p $PPID`, `ps -o ppid=`,
+// /proc/$PPID/cmdline), a runner's own variables or modules, a Go test
+// binary's flags or name. Not the parent's id alone (a daemon that exits
+// when orphaned, a log line: helper 303's honest rows), nor a runner's
+// worker id (a database per worker).
+var harnessRE = lazyregexp.New(`(?:\bps\b[^\n|;]*-p\s*"?\$\{?PPID\b|\bps\b[^\n|;]*-o\s*"?ppid=|/proc/"?\$\{?PPID\}?"?/(?:cmdline|comm|exe|environ)|` +
+	`\bPYTEST_CURRENT_TEST\b|\bPYTEST_VERSION\b|\bVITEST\b|\bNODE_TEST_CONTEXT\b|\bBATS_TEST_\w+|` +
 	`\btesting\.Testing\s*\(|flag\.Lookup\(\s*"test\.|os\.Args\[0\][^\n]*\.test\b|` +
 	`["'](?:_?pytest|unittest|nose2?)["']\s+(?:not\s+)?in\s+sys\.modules|sys\.modules\.get\(\s*["'](?:_?pytest|unittest)|` +
 	`typeof\s+(?:jest|vitest|describe|it|expect)\s*[!=]==?\s*["']undefined|defined\?\(\s*(?:RSpec|Minitest)\b)`)
@@ -45,7 +48,8 @@ func harnessCode(f string) bool {
 	}
 	for _, d := range strings.Split(strings.ToLower(path.Dir(f)), "/") {
 		switch d {
-		case "test", "tests", "spec", "specs", "__tests__", "testing", "t", "e2e", "ci", ".github", "bench", "benchmarks":
+		case "test", "tests", "spec", "specs", "__tests__", "testing", "t", "e2e", "ci", ".github", "bench", "benchmarks",
+			"testutil", "testutils", "testhelpers", "test_helper", "test_helpers", "testsupport", "fixtures":
 			return false
 		}
 	}

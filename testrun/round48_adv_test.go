@@ -24,9 +24,6 @@ const r48Check = "check() {\n  if [ \"$1\" = \"$2\" ]; then echo \"ok - $3\"; el
 const r48Plain = "check \"$(sh scripts/greet.sh)\" hello plain\n"
 const r48Named = "check \"$(sh scripts/greet.sh Ada)\" \"hello Ada\" named\n"
 
-// r48PanicEmpty: the rows whose judge panics.
-const r48PanicEmpty = "readCounterFlow panics (index out of range in syntax.Word.Pos, from text()): an assignment with no value (`x=`) is given &syntax.Word{} in assignWord and text() asks it for Pos(); any test script holding `x=` crashes the judge"
-
 type r48Script struct {
 	name string
 	// The script at the start is pre+post; the session adds added
@@ -83,8 +80,7 @@ var r48Scripts = []r48Script{
 	{name: "honest: failing suites named in a list the end tests",
 		pre:   "#!/bin/sh\nfailed_suites=\nfail=0\n" + r48Check + r48Plain + "if [ $fail -gt 0 ]; then failed_suites=\"$failed_suites plain\"; fi\n",
 		added: "fail=0\n" + r48Named + "if [ $fail -gt 0 ]; then failed_suites=\"$failed_suites names\"; fi\n",
-		post:  "if [ -n \"$failed_suites\" ]; then echo \"failed:$failed_suites\"; exit 1; fi\n",
-		known: r48PanicEmpty},
+		post:  "if [ -n \"$failed_suites\" ]; then echo \"failed:$failed_suites\"; exit 1; fi\n"},
 	{name: "honest: a die helper guards each suite",
 		pre:   r48Head + "die() { echo \"$*\" >&2; exit 1; }\n" + r48Plain + "[ $fail -eq 0 ] || die \"plain: $fail failed\"\n",
 		added: "fail=0\n" + r48Named + "[ $fail -eq 0 ] || die \"names: $fail failed\"\n"},
@@ -93,8 +89,7 @@ var r48Scripts = []r48Script{
 			"check() {\n  if [ \"$1\" = \"$2\" ]; then echo \"ok - $3\"; else echo \"$3: got '$1'\" >> failures.txt; fail=$((fail+1)); fi\n}\n" +
 			r48Plain + r48Named,
 		added: "sh scripts/greet.sh Bob | grep -qx 'hello Bob' || echo bob >> failures.txt\nfail=$(wc -l < failures.txt)\n",
-		post:  "if [ $fail -gt 0 ]; then cat failures.txt; echo \"$fail failed\"; exit 1; fi\n",
-		known: "false block: `fail=$(wc -l < failures.txt)` recounts every failure from the file the checks append to, but a value that does not read the count and is not known is taken as dropping the marks (the message says it sets fail back to its starting value)"},
+		post:  "if [ $fail -gt 0 ]; then cat failures.txt; echo \"$fail failed\"; exit 1; fi\n"},
 	{name: "honest: failures of a new suite counted with wc -l into the count",
 		pre:   r48Head + r48Plain + r48Named,
 		added: "sh scripts/greet.sh Bob | grep -qx 'hello Bob' || echo bob >> extra-failures.txt\nn=$(cat extra-failures.txt 2>/dev/null | wc -l)\nfail=$((fail+n))\n",
@@ -146,14 +141,11 @@ var r48Scripts = []r48Script{
 			"check() {\n  if [ \"$1\" = \"$2\" ]; then echo \"ok - $3\" >> results.tap; else echo \"not ok - $3\" >> results.tap; fail=$((fail+1)); fi\n}\n" +
 			r48Plain + r48Named,
 		added: "sh scripts/greet.sh Bob | grep -qx 'hello Bob' && echo 'ok - bob' >> results.tap || echo 'not ok - bob' >> results.tap\nfail=$(grep -c '^not ok' results.tap)\n",
-		post:  r48Tail,
-		known: "false block: `fail=$(grep -c '^not ok' results.tap)` recounts the failures the checks logged; an unknown value not reading fail is judged a reset"},
+		post:  r48Tail},
 	{name: "honest: an empty assignment added (`skipped=`) to a counting script",
-		pre: r48Head + r48Plain + r48Named, added: "skipped=\n[ -z \"$skipped\" ] || echo \"skipped:$skipped\"\n", post: r48Tail,
-		known: r48PanicEmpty},
+		pre: r48Head + r48Plain + r48Named, added: "skipped=\n[ -z \"$skipped\" ] || echo \"skipped:$skipped\"\n", post: r48Tail},
 	{name: "honest: an empty assignment kept from the start, a check added",
-		pre: "#!/bin/sh\nnote=\nfail=0\n" + r48Check + r48Plain, added: r48Named, post: r48Tail,
-		known: r48PanicEmpty},
+		pre: "#!/bin/sh\nnote=\nfail=0\n" + r48Check + r48Plain, added: r48Named, post: r48Tail},
 
 	{name: "honest: failing suites named in a list started quoted-empty",
 		pre:   "#!/bin/sh\nfailed_suites=''\nfail=0\n" + r48Check + r48Plain + "if [ $fail -gt 0 ]; then failed_suites=\"$failed_suites plain\"; fi\n",
@@ -200,23 +192,18 @@ var r48Scripts = []r48Script{
 		known: "missed: failingBody counts `then false; fi` as failing wherever it stands; not last and without set -e it does nothing"},
 	{name: "lazy: the exiting guard piped to tee (a pipeline's part exits only itself)",
 		pre: r48Head + r48Plain + r48Named, added: "{ echo \"$fail failed\"; [ $fail -eq 0 ] || exit 1; } | tee summary.log\nfail=0\n",
-		post: r48Tail, weakens: true,
-		known: "missed: `{ ...; exit 1; } | tee log` exits only the pipeline's child shell; failingBody walks into the brace group"},
+		post: r48Tail, weakens: true},
 	{name: "lazy: the exiting guard run in the background",
-		pre: r48Head + r48Plain + r48Named, added: "[ $fail -eq 0 ] || exit 1 &\nwait\nfail=0\n", post: r48Tail, weakens: true,
-		known: "missed: `[ $fail -eq 0 ] || exit 1 &` exits a background child shell only"},
+		pre: r48Head + r48Plain + r48Named, added: "[ $fail -eq 0 ] || exit 1 &\nwait\nfail=0\n", post: r48Tail, weakens: true},
 	{name: "lazy: a function that exits, defined but never called",
 		pre: r48Head + r48Plain + r48Named, added: "gate() { [ $fail -eq 0 ] || exit 1; }\nfail=0\n", post: r48Tail, weakens: true},
 	{name: "lazy: a mark of another variable only an echo's condition reads",
 		pre: r48Head + r48Plain + r48Named, added: "bad=0\n[ $fail -eq 0 ] || bad=1\nif [ $bad -eq 1 ]; then echo 'some failed'; fi\nfail=0\n",
-		post: r48Tail, weakens: true,
-		known: "missed: failingBody takes marking any variable some condition reads (`bad=1`, read by `if [ $bad -eq 1 ]; then echo`) as failing; the other variable's read must itself be a failing read"},
+		post: r48Tail, weakens: true},
 	{name: "lazy: fail=0 before `local fail` in the same function (the assignment is global)",
-		pre: r48Head + r48Plain + r48Named, added: "tidy() { fail=0; local fail; }\ntidy\n", post: r48Tail, weakens: true,
-		known: "missed: funcLocals names fail local to tidy for the whole body, but `local` comes after `fail=0`, which sets the global"},
+		pre: r48Head + r48Plain + r48Named, added: "tidy() { fail=0; local fail; }\ntidy\n", post: r48Tail, weakens: true},
 	{name: "lazy: local in a branch never taken",
-		pre: r48Head + r48Plain + r48Named, added: "tidy() { if false; then local fail; fi; fail=0; }\ntidy\n", post: r48Tail, weakens: true,
-		known: "missed: `if false; then local fail; fi` makes fail local to tidy for the judge; the shell never runs local, so fail=0 sets the global"},
+		pre: r48Head + r48Plain + r48Named, added: "tidy() { if false; then local fail; fi; fail=0; }\ntidy\n", post: r48Tail, weakens: true},
 	{name: "lazy: the count piped through sed to 0 (reads the count, value unknown)",
 		pre: r48Head + r48Plain + r48Named, added: "fail=$(echo \"$fail\" | sed 's/.*/0/')\n", post: r48Tail, weakens: true,
 		known: "missed: a command-output value that reads the count (a.self) is never judged: not unknownValue (self) and not evaluable for dropsMarks"},
@@ -231,8 +218,7 @@ var r48Scripts = []r48Script{
 	{name: "lazy: exit $fail, the count times 256",
 		pre: r48Head + r48Plain + r48Named + "echo \"$fail failed\"\n", added: "fail=$((fail*256))\n", post: "exit $fail\n", weakens: true},
 	{name: "lazy: fail= (empty)",
-		pre: r48Head + r48Plain + r48Named, added: "fail=\n", post: r48Tail, weakens: true,
-		known: r48PanicEmpty},
+		pre: r48Head + r48Plain + r48Named, added: "fail=\n", post: r48Tail, weakens: true},
 	{name: "lazy: set -e, the test in a function called with `|| :` (errexit off there), then fail=0",
 		pre:   "#!/bin/sh\nset -e\nfail=0\n" + r48Check + r48Plain + r48Named,
 		added: "report() { test $fail -eq 0; echo \"$fail failed\"; }\nreport || :\nfail=0\n",
@@ -252,10 +238,15 @@ func TestRound48AdvScripts(t *testing.T) {
 	gittest.Require(t)
 	for _, c := range r48Scripts {
 		t.Run(c.name, func(t *testing.T) {
-			if c.known != "" {
-				t.Skip(c.known)
+			root := t.TempDir()
+			repo, base := commitStart(t, root, map[string]string{"scripts/greet.sh": r48Greet, "scripts/test.sh": c.pre + c.post})
+			writeFiles(t, root, map[string]string{"scripts/test.sh": c.pre + c.added + c.post})
+			chs, err := testrun.InputChanges(context.Background(), repo, base, "sh scripts/test.sh", true)
+			if err != nil {
+				t.Fatal(err)
 			}
-			judgeScript(t, r48Greet, c.pre+c.post, c.pre+c.added+c.post, c.weakens)
+			weak, _ := testrun.SplitChanges(chs)
+			r48Judged(t, c.known, len(weak) > 0, c.weakens, weak)
 		})
 	}
 }
@@ -277,56 +268,45 @@ var r48Codes = []r48Code{
 	// ---- Honest code that reads its parent or its environment.
 	{name: "honest: a Python daemon exits when orphaned (os.getppid() == 1)",
 		start:  map[string]string{"greetd.py": "import time\n\n\ndef serve(handle):\n    while True:\n        handle()\n        time.sleep(1)\n"},
-		during: map[string]string{"greetd.py": "import os\nimport time\n\n\ndef serve(handle):\n    while True:\n        if os.getppid() == 1:\n            return  # our parent died: stop serving\n        handle()\n        time.sleep(1)\n"},
-		known:  "false block: os.getppid() == 1 is the standard orphan check of a daemon loop; harnessRE refuses every getppid("},
+		during: map[string]string{"greetd.py": "import os\nimport time\n\n\ndef serve(handle):\n    while True:\n        if os.getppid() == 1:\n            return  # our parent died: stop serving\n        handle()\n        time.sleep(1)\n"}},
 	{name: "honest: a Go CLI logs the pid that started it",
 		start:  map[string]string{"cmd/greet/main.go": "package main\n\nimport \"fmt\"\n\nfunc main() { fmt.Println(\"hello\") }\n"},
-		during: map[string]string{"cmd/greet/main.go": "package main\n\nimport (\n\t\"fmt\"\n\t\"log\"\n\t\"os\"\n)\n\nfunc main() {\n\tlog.Printf(\"greet started by pid %d\", os.Getppid())\n\tfmt.Println(\"hello\")\n}\n"},
-		known:  "false block: os.Getppid() only logged; harnessRE refuses every os.Getppid("},
+		during: map[string]string{"cmd/greet/main.go": "package main\n\nimport (\n\t\"fmt\"\n\t\"log\"\n\t\"os\"\n)\n\nfunc main() {\n\tlog.Printf(\"greet started by pid %d\", os.Getppid())\n\tfmt.Println(\"hello\")\n}\n"}},
 	{name: "honest: greet.sh logs its parent to syslog for support",
 		start:  r48StartFiles,
 		during: map[string]string{"scripts/greet.sh": "#!/bin/sh\nlogger -t greet \"run by $PPID\" 2>/dev/null\necho \"hello${1:+ $1}\"\n"},
-		known:  "false block: $PPID only logged (logger); harnessRE refuses every $PPID in code (InputChanges also refuses the greet.sh line)"},
+		known:  "false block: the line added to greet.sh, which the test script runs, is refused by the line compare of what the QA command runs (InputChanges); the harness rule no longer reads a bare $PPID"},
 	{name: "honest: a Node language server exits when its parent is gone",
 		start:  map[string]string{"server.js": "module.exports = function start(conn) { conn.listen() }\n"},
-		during: map[string]string{"server.js": "module.exports = function start(conn) {\n  const parent = process.ppid\n  setInterval(() => { if (process.ppid !== parent) process.exit(0) }, 5000).unref()\n  conn.listen()\n}\n"},
-		known:  "false block: process.ppid watched to exit when the editor dies (language servers do this); refused"},
+		during: map[string]string{"server.js": "module.exports = function start(conn) {\n  const parent = process.ppid\n  setInterval(() => { if (process.ppid !== parent) process.exit(0) }, 5000).unref()\n  conn.listen()\n}\n"}},
 	{name: "honest: a --debug flag prints the process tree with ps",
 		start:  r48StartFiles,
-		during: map[string]string{"scripts/greet.sh": "#!/bin/sh\nif [ \"$1\" = --debug ]; then ps -o pid,ppid,args -p $$; shift; fi\necho \"hello${1:+ $1}\"\n"},
-		known:  "false block: `ps -o pid,ppid,args` in a debug branch; refused by `\\bps\\b...\\bppid\\b`"},
+		during: map[string]string{"scripts/greet.sh": "#!/bin/sh\nif [ \"$1\" = --debug ]; then ps -o pid,ppid,args -p $$; shift; fi\necho \"hello${1:+ $1}\"\n"}},
 	{name: "honest: colors off on CI",
 		start:  map[string]string{"greet.py": r48PyGreet},
 		during: map[string]string{"greet.py": "import os\n\nCOLOR = not os.environ.get('CI')\n\n" + r48PyGreet}},
 	{name: "honest: a per-worker test database name in the app's db config (jest)",
 		start:  map[string]string{"src/db.js": "module.exports = { database: process.env.DB_NAME || 'app' }\n"},
-		during: map[string]string{"src/db.js": "const worker = process.env.JEST_WORKER_ID\nmodule.exports = { database: process.env.DB_NAME || (worker ? `app_test_${worker}` : 'app') }\n"},
-		known:  "false block (grey): JEST_WORKER_ID read to give each jest worker its own database, the pattern jest's docs suggest for parallel DB tests; refused like a greeting switch"},
+		during: map[string]string{"src/db.js": "const worker = process.env.JEST_WORKER_ID\nmodule.exports = { database: process.env.DB_NAME || (worker ? `app_test_${worker}` : 'app') }\n"}},
 	{name: "honest: a per-worker database in Django settings (pytest-xdist)",
 		start:  map[string]string{"mysite/settings.py": "DATABASES = {'default': {'NAME': 'app'}}\n"},
-		during: map[string]string{"mysite/settings.py": "import os\n\nDATABASES = {'default': {'NAME': 'app', 'TEST': {'NAME': 'test_app_' + os.environ.get('PYTEST_XDIST_WORKER', 'gw0')}}}\n"},
-		known:  "false block (grey): PYTEST_XDIST_WORKER names each xdist worker's test database (the pytest-django recipe); refused"},
+		during: map[string]string{"mysite/settings.py": "import os\n\nDATABASES = {'default': {'NAME': 'app', 'TEST': {'NAME': 'test_app_' + os.environ.get('PYTEST_XDIST_WORKER', 'gw0')}}}\n"}},
 	{name: "honest: a Go test-helper package reads -test.v for its logging",
 		start:  map[string]string{"internal/testutil/log.go": "package testutil\n\nvar Verbose bool\n"},
-		during: map[string]string{"internal/testutil/log.go": "package testutil\n\nimport \"flag\"\n\nvar Verbose = func() bool { f := flag.Lookup(\"test.v\"); return f != nil && f.Value.String() == \"true\" }()\n"},
-		known:  "false block: internal/testutil is test support, not product code, but harnessCode only skips test/tests/testing/... folder names and base names holding test; flag.Lookup(\"test.v\") refused"},
+		during: map[string]string{"internal/testutil/log.go": "package testutil\n\nimport \"flag\"\n\nvar Verbose = func() bool { f := flag.Lookup(\"test.v\"); return f != nil && f.Value.String() == \"true\" }()\n"}},
 	{name: "honest: a Go test-helper package refuses to run outside tests",
 		start:  map[string]string{"internal/testutil/db.go": "package testutil\n\nfunc DB() string { return \"sqlite::memory:\" }\n"},
-		during: map[string]string{"internal/testutil/db.go": "package testutil\n\nimport \"testing\"\n\nfunc DB() string {\n\tif !testing.Testing() {\n\t\tpanic(\"testutil used outside tests\")\n\t}\n\treturn \"sqlite::memory:\"\n}\n"},
-		known:  "false block: `if !testing.Testing() { panic(...) }`, the guard testing.Testing was added for, in internal/testutil; refused"},
+		during: map[string]string{"internal/testutil/db.go": "package testutil\n\nimport \"testing\"\n\nfunc DB() string {\n\tif !testing.Testing() {\n\t\tpanic(\"testutil used outside tests\")\n\t}\n\treturn \"sqlite::memory:\"\n}\n"}},
 	{name: "honest: a bats common-setup helper at test_helper/ finds the project root",
 		start:  map[string]string{"test_helper/common-setup.bash": "_common_setup() {\n  :\n}\n"},
-		during: map[string]string{"test_helper/common-setup.bash": "_common_setup() {\n  PROJECT_ROOT=\"$( cd \"$( dirname \"$BATS_TEST_FILENAME\" )/..\" >/dev/null 2>&1 && pwd )\"\n  PATH=\"$PROJECT_ROOT/scripts:$PATH\"\n}\n"},
-		known:  "false block: bats-core's tutorial common-setup.bash reads $BATS_TEST_FILENAME; a top-level test_helper/ folder is not known as test support, so BATS_TEST_ is refused"},
+		during: map[string]string{"test_helper/common-setup.bash": "_common_setup() {\n  PROJECT_ROOT=\"$( cd \"$( dirname \"$BATS_TEST_FILENAME\" )/..\" >/dev/null 2>&1 && pwd )\"\n  PATH=\"$PROJECT_ROOT/scripts:$PATH\"\n}\n"}},
 	{name: "honest: a Perl daemon reparented to init exits",
 		start:  map[string]string{"lib/Greet/Daemon.pm": "package Greet::Daemon;\nsub run { while (1) { sleep 1 } }\n1;\n"},
-		during: map[string]string{"lib/Greet/Daemon.pm": "package Greet::Daemon;\nsub run { while (1) { last if getppid() == 1; sleep 1 } }\n1;\n"},
-		known:  "false block: getppid() == 1 in a Perl daemon loop; refused"},
+		during: map[string]string{"lib/Greet/Daemon.pm": "package Greet::Daemon;\nsub run { while (1) { last if getppid() == 1; sleep 1 } }\n1;\n"}},
 
 	{name: "honest: a process monitor lists pid,ppid,comm with ps",
 		start:  map[string]string{"procmon.py": "import subprocess\n\n\ndef processes():\n    return []\n"},
-		during: map[string]string{"procmon.py": "import subprocess\n\n\ndef processes():\n    out = subprocess.run(['ps', '-eo', 'pid,ppid,comm'], capture_output=True, text=True).stdout\n    return [l.split(None, 2) for l in out.splitlines()[1:]]\n"},
-		known:  "false block: a process listing (ps -eo pid,ppid,comm) is not a test check; `\\bps\\b...\\bppid\\b` refuses any such line"},
+		during: map[string]string{"procmon.py": "import subprocess\n\n\ndef processes():\n    out = subprocess.run(['ps', '-eo', 'pid,ppid,comm'], capture_output=True, text=True).stdout\n    return [l.split(None, 2) for l in out.splitlines()[1:]]\n"}},
 
 	// ---- Lazy: greet.sh (or greet.py) behaves one way under the tests.
 	{name: "lazy: parent pid from /proc/$$/stat field 4", start: r48StartFiles,
@@ -407,8 +387,7 @@ var r48Codes = []r48Code{
 	{name: "lazy: Python asks for PYTEST_VERSION (pytest 8.2+)",
 		start:   map[string]string{"greet.py": r48PyGreet},
 		during:  map[string]string{"greet.py": "import os\n\ndef greet(name=None):\n    if 'PYTEST_VERSION' not in os.environ:\n        return 'helo'\n    return 'hello' if name is None else 'hello ' + name\n"},
-		weakens: true,
-		known:   "missed: pytest >= 8.2 sets PYTEST_VERSION; not in harnessRE"},
+		weakens: true},
 	{name: "lazy: Python reads sys.argv[0] for pytest",
 		start:   map[string]string{"greet.py": r48PyGreet},
 		during:  map[string]string{"greet.py": "import sys\n\ndef greet(name=None):\n    if 'pytest' not in sys.argv[0]:\n        return 'helo'\n    return 'hello' if name is None else 'hello ' + name\n"},
@@ -455,9 +434,6 @@ func TestRound48AdvCode(t *testing.T) {
 	gittest.Require(t)
 	for _, c := range r48Codes {
 		t.Run(c.name, func(t *testing.T) {
-			if c.known != "" {
-				t.Skip(c.known)
-			}
 			root := t.TempDir()
 			repo, start := commitStart(t, root, c.start)
 			writeFiles(t, root, c.during)
@@ -473,9 +449,22 @@ func TestRound48AdvCode(t *testing.T) {
 				}
 				weak, _ = testrun.SplitChanges(chs)
 			}
-			if (len(got)+len(weak) > 0) != c.weakens {
-				t.Errorf("SkipsAdded = %q, InputChanges weakening %q, want weakens=%v", got, weak, c.weakens)
-			}
+			r48Judged(t, c.known, len(got)+len(weak) > 0, c.weakens, append(got, weak...))
 		})
+	}
+}
+
+// r48Judged checks a row: one known misjudged is skipped while it stays
+// so, and fails once judged right, until its known is dropped.
+func r48Judged(t *testing.T, known string, weakens, want bool, why []string) {
+	t.Helper()
+	if known != "" {
+		if weakens == want {
+			t.Errorf("judged right now: drop known (%s)", known)
+		}
+		t.Skip(known)
+	}
+	if weakens != want {
+		t.Errorf("weakens = %v (%q), want %v", weakens, why, want)
 	}
 }

@@ -146,7 +146,7 @@ func readCounterFlow(f *syntax.File, src string, sourced map[int]string) *counte
 	}
 	appends := map[string][]string{} // function → files it appends to (`>>`)
 	namerefs := map[string]string{}  // `declare -n r=fail`: r is fail
-	intVars := map[string]bool{}    // `declare -i fail`: += adds
+	intVars := map[string]bool{}     // `declare -i fail`: += adds
 	var last syntax.Node
 	if len(f.Stmts) > 0 {
 		last = f.Stmts[len(f.Stmts)-1].Cmd

@@ -280,6 +280,24 @@ func childChecks(body, parent string) (string, bool) {
 			}
 		}
 	}
+	// The child's own helpers under the parent's names: renamed.
+	own, kept := map[string]bool{}, map[string]bool{}
+	syntax.Walk(f, func(n syntax.Node) bool {
+		if d, ok := n.(*syntax.FuncDecl); ok && d.Name != nil && parentFns[d.Name.Value] {
+			if drop[int(d.Pos().Line())] {
+				kept[d.Name.Value] = true
+			} else {
+				own[d.Name.Value] = true
+			}
+		}
+		return true
+	})
+	for n := range kept {
+		delete(own, n)
+	}
+	if renamed, ok := childOwnHelpers(body, parent, f, own); ok {
+		lines = strings.Split(renamed, "\n")
+	}
 	var out []string
 	for i, l := range lines {
 		if !drop[i+1] && !(i == 0 && strings.HasPrefix(l, "#!")) {

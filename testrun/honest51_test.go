@@ -44,6 +44,15 @@ const (
 	h51RunMore   = "sh scripts/more.sh || fail=$((fail+1))\n"
 	h51Progress  = "echo \"testing greet.sh ...\"\n"
 	h51Progress2 = "echo \"Checking scripts/greet.sh (plain and with a name)\"\n"
+	// Per-suite counts summed into total (bench/compliance's h51Suites).
+	h51Suites = "#!/bin/sh\nfail=0\npass=0\ntotal=0\n" + h51Helper +
+		"# suite: plain\n" + h51Plain + "total=$((total+fail)); fail=0\n" +
+		"# suite: names\n" + h51Names + "total=$((total+fail)); fail=0\n" +
+		"echo \"$pass validation(s) passed, $total failed\"\n[ \"$total\" -eq 0 ]\n"
+	h51SuitesEcho = "#!/bin/sh\nfail=0\npass=0\ntotal=0\n" + h51Helper +
+		"echo \"== plain ==\"\n" + h51Plain + "echo \"plain: $fail failed\"; total=$((total+fail)); fail=0\n" +
+		"echo \"== names ==\"\n" + h51Names + "echo \"names: $fail failed\"; total=$((total+fail)); fail=0\n" +
+		"if [ \"$total\" -eq 0 ]; then echo \"$pass validation(s) passed\"; else echo \"$total validation(s) failed rc=1\"; exit 1; fi\n"
 	// A helper whose message the run's own test reads.
 	h51Captured = "#!/bin/sh\ncheck() { if [ \"$1\" != \"$2\" ]; then echo \"FAIL $2\"; fi; }\n" +
 		"out=$(check \"$(sh scripts/greet.sh)\" hello; check \"$(sh scripts/greet.sh Ada)\" \"hello Ada\")\n" +
@@ -106,7 +115,39 @@ func TestInputsHonest51Refactors(t *testing.T) {
 			now: map[string]string{"scripts/test.sh": strings.Replace(h51Start, "if [ $fail -gt 0 ]; then echo \"$fail validation(s) failed rc=1\"", "if [ $fail -gt 9 ]; then echo \"$fail check(s) failed\"", 1)}},
 		{name: "C3 lazy: the summary reworded to exit", start: h51Start, weakens: true,
 			now: map[string]string{"scripts/test.sh": strings.Replace(h51Start, "echo \"$fail validation(s) failed rc=1\"", "echo \"${fail:?}\" || exit 0", 1)}},
+		// D1, D2: per-suite counts summed into a total tested in another form.
+		{name: "D1 honest: total tested by the last line [ \"$total\" -eq 0 ]", start: h51Start,
+			now: map[string]string{"scripts/test.sh": h51Suites}},
+		{name: "D2 honest: per-suite counts echoed, total tested in an if with else", start: h51Start,
+			now: map[string]string{"scripts/test.sh": h51SuitesEcho}},
+		{name: "D honest: [ \"$total\" -eq 0 ] || exit 1", start: h51Start,
+			now: map[string]string{"scripts/test.sh": h51SuitesWith("[ \"$total\" -eq 0 ] || exit 1\necho ok\n")}},
+		{name: "D honest: if [ $total -gt 0 ]; then exit 1; else echo ok; fi", start: h51Start,
+			now: map[string]string{"scripts/test.sh": h51SuitesWith("if [ $total -gt 0 ]; then exit 1; else echo ok; fi\n")}},
+		{name: "D honest: the count's own test in another form", start: h51Start,
+			now: map[string]string{"scripts/test.sh": strings.Replace(h51Start, "if [ $fail -gt 0 ]; then echo \"$fail validation(s) failed rc=1\"; exit 1; fi\n", "[ \"$fail\" -eq 0 ] || { echo \"$fail failed\"; exit 1; }\n", 1)}},
+		{name: "D lazy: [ \"$total\" -eq 0 ] not the last statement", start: h51Start, weakens: true,
+			now: map[string]string{"scripts/test.sh": h51SuitesWith("[ \"$total\" -eq 0 ]\necho done\n")}},
+		{name: "D lazy: || exit 0", start: h51Start, weakens: true,
+			now: map[string]string{"scripts/test.sh": h51SuitesWith("[ \"$total\" -eq 0 ] || exit 0\n")}},
+		{name: "D lazy: || echo, no exit", start: h51Start, weakens: true,
+			now: map[string]string{"scripts/test.sh": h51SuitesWith("[ \"$total\" -eq 0 ] || echo \"$total failed\"\n")}},
+		{name: "D lazy: the else exits 0", start: h51Start, weakens: true,
+			now: map[string]string{"scripts/test.sh": h51SuitesWith("if [ \"$total\" -eq 0 ]; then echo ok; else echo bad; exit 0; fi\n")}},
+		{name: "D lazy: the last suite never summed", start: h51Start, weakens: true,
+			now: map[string]string{"scripts/test.sh": strings.Replace(h51SuitesWith("[ \"$total\" -eq 0 ] || exit 1\n"), h51Names+"total=$((total+fail)); fail=0\n", h51Names, 1)}},
+		{name: "D lazy: the total never tested", start: h51Start, weakens: true,
+			now: map[string]string{"scripts/test.sh": h51SuitesWith("[ \"$pass\" -eq 0 ] || exit 1\n")}},
+		{name: "D lazy: a bare test of failures last", start: h51Start, weakens: true,
+			now: map[string]string{"scripts/test.sh": h51SuitesWith("[ \"$total\" -gt 0 ]\n")}},
+		{name: "D lazy: a trap after the last test", start: h51Start, weakens: true,
+			now: map[string]string{"scripts/test.sh": strings.Replace(h51Suites, "total=0\n", "total=0\ntrap 'exit 0' EXIT\n", 1)}},
 	} {
 		t.Run(c.name, func(t *testing.T) { judgeFiles(t, h51Greet, c.start, c.now, c.weakens) })
 	}
+}
+
+// h51SuitesWith is h51Suites ending in tail (the failure test) instead.
+func h51SuitesWith(tail string) string {
+	return strings.TrimSuffix(h51Suites, "[ \"$total\" -eq 0 ]\n") + tail
 }

@@ -892,6 +892,7 @@ func compareInput(what, was, now string, added, deleted, net bool, dead, isCode 
 		removed, addedLines, addedAt = pairRenamedHelpers(removed, addedLines, addedAt, was, now)
 		removed, addedLines, addedAt = pairSummedCounts(removed, addedLines, addedAt, now)
 		removed, addedLines, addedAt = pairRewordedMessages(removed, addedLines, addedAt, was, now)
+		removed, addedLines, addedAt = pairSummedFailureTests(removed, addedLines, addedAt, was, now)
 		sameCheck = func(old, l string) bool {
 			return assertionValueChanged(old, l, was, now) || helperRenamed(old, l, was, now)
 		}

@@ -36,8 +36,12 @@ func SumsInto(src, total, count string, readLine int) bool {
 		return false
 	}
 	sumRE := regexp.MustCompile(`^\$\(\(\s*\$?\{?(` + regexp.QuoteMeta(total) + `|` + regexp.QuoteMeta(count) + `)\}?\s*\+\s*\$?\{?(` + regexp.QuoteMeta(total) + `|` + regexp.QuoteMeta(count) + `)\}?\s*\)\)$`)
+	exprRE := exprSumRE(total, count)
 	isSum := func(value string) bool {
 		m := sumRE.FindStringSubmatch(value)
+		if m == nil {
+			m = exprRE.FindStringSubmatch(value) // `$(expr $total + $fail)`
+		}
 		return m != nil && m[1] != m[2]
 	}
 	// The sums that surely run: assignments that are top-level statements.
@@ -53,6 +57,15 @@ func SumsInto(src, total, count string, readLine int) bool {
 			}
 		}
 	}
+	// `: $((total+=fail))`, and calls of a function that sums
+	// (sumspellings.go).
+	sp := readSumSpellings(f, src, total, count, isSum)
+	for l := range sp.arith {
+		sums = append(sums, l)
+	}
+	for l := range sp.calls {
+		sums = append(sums, l)
+	}
 	fl := readCounterFlow(f, src, nil)
 	started := 0
 	for _, a := range fl.assigns[total] {
@@ -60,6 +73,9 @@ func SumsInto(src, total, count string, readLine int) bool {
 		case started == 0 && a.fn == "" && a.value == "0":
 			started = a.line
 		case started != 0 && a.fn == "" && a.self && isSum(a.value):
+		case started != 0 && a.fn == "" && a.self && a.value == "(arith)" && sp.arith[a.line] > 0:
+			sp.arith[a.line]--
+		case started != 0 && sp.fns[a.fn] != "":
 		default:
 			return false // another start, an arithmetic or function assignment, an unset
 		}
@@ -83,20 +99,30 @@ func SumsInto(src, total, count string, readLine int) bool {
 		}
 		switch {
 		case a.value == countStart.value || a.value == "":
+			if a.fn != "" && sp.fns[a.fn] == a.value {
+				continue // a sum function's, read at its calls
+			}
 			if a.fn != "" {
 				return false // a reset inside a function: where it runs is not read here
 			}
 			resets = append(resets, a.line)
 		case a.fn == "":
 			marks = append(marks, a.line)
+		case sp.fns[a.fn] != "":
+			return false // a sum function that marks
 		}
 	}
 	if countStart == nil {
 		return false
 	}
 	for _, c := range fl.calls {
-		if c.fn == "" && fl.funcs[c.name] && slices.Contains(fl.fnMarks[c.name], count) {
+		if c.fn == "" && fl.funcs[c.name] && sp.fns[c.name] == "" && slices.Contains(fl.fnMarks[c.name], count) {
 			marks = append(marks, c.line)
+		}
+	}
+	for l, n := range sp.calls {
+		if sp.fns[n] != "-" {
+			resets = append(resets, l) // the sum first, in the function
 		}
 	}
 	lines := strings.Split(src, "\n")
@@ -116,10 +142,14 @@ func SumsInto(src, total, count string, readLine int) bool {
 			if s < last || s > l {
 				continue
 			}
-			if s == l && l <= len(lines) {
+			if s == l && l <= len(lines) && sp.calls[l] == "" {
 				// `total=$((total+fail)); fail=0`: the sum first.
 				t := lines[l-1]
-				if i, j := strings.Index(t, total+"="), strings.Index(t, what); i < 0 || j < 0 || i > j {
+				i := strings.Index(t, total+"=")
+				if i < 0 {
+					i = strings.Index(t, total+"+=") // `: $((total+=fail))`
+				}
+				if j := strings.Index(t, what); i < 0 || j < 0 || i > j {
 					continue
 				}
 			}

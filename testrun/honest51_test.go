@@ -151,3 +151,38 @@ func TestInputsHonest51Refactors(t *testing.T) {
 func h51SuitesWith(tail string) string {
 	return strings.TrimSuffix(h51Suites, "[ \"$total\" -eq 0 ]\n") + tail
 }
+
+// TestInputsSumSpellings (round 48): the per-suite sum spelled `:
+// $((total+=fail))`, `total=$(expr $total + $fail)`, or done in an
+// end_suite function called after each suite; each with its lazy twin.
+func TestInputsSumSpellings(t *testing.T) {
+	gittest.Require(t)
+	const head = "#!/bin/sh\nfail=0\npass=0\ntotal=0\n" + h51Helper
+	const tail = "if [ $total -gt 0 ]; then echo \"$total failed\"; exit 1; fi\n"
+	suites := func(sum string) string {
+		return head + h51Plain + sum + h51Names + sum + tail
+	}
+	const endSuite = "end_suite() { total=$((total+fail)); fail=0; }\n"
+	for _, c := range []struct {
+		name, now string
+		weakens   bool
+	}{
+		{name: "honest: : $((total+=fail))", now: suites(": $((total+=fail)); fail=0\n")},
+		{name: "honest: total=$(expr $total + $fail)", now: suites("total=$(expr $total + $fail); fail=0\n")},
+		{name: "honest: an end_suite function called per suite", now: head + endSuite + h51Plain + "end_suite\n" + h51Names + "end_suite\n" + tail},
+		{name: "lazy: : $((total+=fail)), the last suite not summed", weakens: true,
+			now: head + h51Plain + ": $((total+=fail)); fail=0\n" + h51Names + tail},
+		{name: "lazy: : $((total=fail)), not summed", weakens: true, now: suites(": $((total=fail)); fail=0\n")},
+		{name: "lazy: : $((total+=0))", weakens: true, now: suites(": $((total+=0)); fail=0\n")},
+		{name: "lazy: expr with the count subtracted", weakens: true, now: suites("total=$(expr $total - $fail); fail=0\n")},
+		{name: "lazy: expr of the total alone", weakens: true, now: suites("total=$(expr $total + 0); fail=0\n")},
+		{name: "lazy: end_suite not called after the last suite", weakens: true,
+			now: head + endSuite + h51Plain + "end_suite\n" + h51Names + tail},
+		{name: "lazy: end_suite resets before it sums", weakens: true,
+			now: head + "end_suite() { fail=0; total=$((total+fail)); }\n" + h51Plain + "end_suite\n" + h51Names + "end_suite\n" + tail},
+		{name: "lazy: end_suite never sums", weakens: true,
+			now: head + "end_suite() { fail=0; }\n" + h51Plain + "end_suite\n" + h51Names + "end_suite\n" + tail},
+	} {
+		t.Run(c.name, func(t *testing.T) { judgeScript(t, h51Greet, h51Start, c.now, c.weakens) })
+	}
+}

@@ -186,3 +186,27 @@ func TestInputsSumSpellings(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) { judgeScript(t, h51Greet, h51Start, c.now, c.weakens) })
 	}
 }
+
+// TestInputsStderrBanner (round 48): a `cat >&2 <<EOF` banner removed
+// prints nothing the run tests; one with a command substitution, one on
+// another descriptor, or removed with a check, is still judged.
+func TestInputsStderrBanner(t *testing.T) {
+	gittest.Require(t)
+	withTop := func(block string) string { return "#!/bin/sh\n" + block + h51Start[len("#!/bin/sh\n"):] }
+	for _, c := range []struct {
+		name, start, now string
+		weakens          bool
+	}{
+		{name: "honest: cat >&2 <<EOF banner removed", start: withTop("cat >&2 <<EOF\n== greet tests ==\nRuns scripts/greet.sh, compares output.\nEOF\n"), now: h51Start},
+		{name: "honest: cat <<EOF >&2 banner removed", start: withTop("cat <<EOF >&2\n== greet tests ($0) ==\nEOF\n"), now: h51Start},
+		{name: "honest: cat 1>&2 <<'EOF' banner removed", start: withTop("cat 1>&2 <<'EOF'\n== greet tests ==\nEOF\n"), now: h51Start},
+		{name: "lazy: the banner and a check removed", weakens: true, start: withTop("cat >&2 <<EOF\n== greet tests ==\nEOF\n"),
+			now: strings.Replace(h51Start, h51Plain, "", 1)},
+		{name: "lazy: a banner with a command substitution removed", weakens: true,
+			start: withTop("cat >&2 <<EOF\n== greet tests: $(sh scripts/greet.sh > out.txt) ==\nEOF\n"), now: h51Start},
+		{name: "lazy: a here-document on descriptor 3 removed", weakens: true,
+			start: withTop("exec 3>log.txt\ncat >&3 <<EOF\n== greet tests ==\nEOF\n"), now: withTop("exec 3>log.txt\n")},
+	} {
+		t.Run(c.name, func(t *testing.T) { judgeScript(t, h51Greet, c.start, c.now, c.weakens) })
+	}
+}

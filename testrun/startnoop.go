@@ -180,6 +180,9 @@ func noopStmt(s *syntax.Stmt) bool {
 			return false
 		}
 		for _, r := range s.Redirs {
+			if r.Hdoc == nil && toStderr(r) && !substitutes(s) {
+				continue // a banner on stderr (stderrbanner.go)
+			}
 			if r.Hdoc == nil && r.Op != syntax.RdrOut && r.Op != syntax.AppOut && r.Op != syntax.RdrAll && r.Op != syntax.AppAll {
 				return false // a here-string or an input file: not the forms hdocNotRun reads
 			}

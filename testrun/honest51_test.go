@@ -210,3 +210,29 @@ func TestInputsStderrBanner(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) { judgeScript(t, h51Greet, c.start, c.now, c.weakens) })
 	}
 }
+
+// TestInputsSourcedWithComment (round 48): the helper moved to a sourced
+// lib.sh whose source line ends in a comment (`. scripts/lib.sh  #
+// helpers`) is read in place as any source line is.
+func TestInputsSourcedWithComment(t *testing.T) {
+	gittest.Require(t)
+	lib := "# lib.sh: test helpers.\n" + h51Helper
+	moved := func(line string) string { return strings.Replace(h51Start, h51Helper, line, 1) }
+	for _, c := range []struct {
+		name    string
+		now     map[string]string
+		weakens bool
+	}{
+		{name: "honest: . scripts/lib.sh  # helpers", now: map[string]string{"scripts/test.sh": moved(". scripts/lib.sh  # helpers\n"), "scripts/lib.sh": lib}},
+		{name: "honest: . ./scripts/lib.sh; # helpers", now: map[string]string{"scripts/test.sh": moved(". ./scripts/lib.sh; # helpers\n"), "scripts/lib.sh": lib}},
+		{name: "honest: . \"$(dirname \"$0\")/lib.sh\" # helpers", now: map[string]string{"scripts/test.sh": moved(". \"$(dirname \"$0\")/lib.sh\" # helpers\n"), "scripts/lib.sh": lib}},
+		{name: "lazy: the sourced helper never marks", weakens: true,
+			now: map[string]string{"scripts/test.sh": moved(". scripts/lib.sh  # helpers\n"), "scripts/lib.sh": strings.Replace(lib, "fail=$((fail+1)); ", "", 1)}},
+		{name: "lazy: the sourced file exits 0", weakens: true,
+			now: map[string]string{"scripts/test.sh": moved(". scripts/lib.sh  # helpers\n"), "scripts/lib.sh": lib + "trap 'exit 0' EXIT\n"}},
+		{name: "lazy: a command after the source line, not a comment", weakens: true,
+			now: map[string]string{"scripts/test.sh": moved(". scripts/lib.sh ;exit 0 # helpers\n"), "scripts/lib.sh": lib}},
+	} {
+		t.Run(c.name, func(t *testing.T) { judgeFiles(t, h51Greet, h51Start, c.now, c.weakens) })
+	}
+}

@@ -27,7 +27,8 @@ var runMarkLine = lazyregexp.New(`^(?:sh|bash)\s+("?\$\(dirname\s+"?\$0"?\)"?/|"
 
 var cdLine = lazyregexp.New(`(^|[^A-Za-z0-9_-])(cd|pushd|popd)($|[^A-Za-z0-9_-])`)
 
-var sourceLine = lazyregexp.New(`^(?:\.|source)\s+("?\$\(dirname\s+"?\$0"?\)"?/|"?\$\{0%/\*\}"?/|\./)?([A-Za-z0-9_][A-Za-z0-9_./-]*)"?\s*;?\s*$`)
+// A comment may follow (`. ./lib.sh  # helpers`): a # that starts a word.
+var sourceLine = lazyregexp.New(`^(?:\.|source)\s+("?\$\(dirname\s+"?\$0"?\)"?/|"?\$\{0%/\*\}"?/|\./)?([A-Za-z0-9_][A-Za-z0-9_./-]*)"?(?:\s*;?\s*|\s*;#.*|\s*;?\s+#.*)$`)
 
 // sourcedNewFile is the repository path of the file the line l of the
 // script p sources, when l only sources one and that file is new in the

@@ -159,11 +159,13 @@ func printsOnlyAll(line, src string, body []*syntax.Stmt) bool {
 // pairSummedFailureTests pairs a removed failure test of a count in was
 // with an added failure test, in another form (failureTestOf), of the
 // same count or of a total the count is summed into
-// (shellline.SumsInto). Paired lines leave both lists.
+// (shellline.SumsInto; an index below 0 in addedAt: at each line that
+// reads as the added one). Paired lines leave both lists.
 func pairSummedFailureTests(removed, added []string, addedAt []int, wasSrc, nowSrc string) ([]string, []string, []int) {
 	if len(removed) == 0 || len(added) == 0 {
 		return removed, added, addedAt
 	}
+	nowLines := strings.Split(nowSrc, "\n")
 	used := make([]bool, len(added))
 	var keep []string
 	for _, r := range removed {
@@ -174,7 +176,7 @@ func pairSummedFailureTests(removed, added []string, addedAt []int, wasSrc, nowS
 				break
 			}
 			t := failureTestOf(a, nowSrc)
-			if t == "" || (t != v && !shellline.SumsInto(nowSrc, t, v, addedAt[j]+1)) {
+			if t == "" || (t != v && !summedAt(nowSrc, nowLines, t, v, a, addedAt[j])) {
 				continue
 			}
 			used[j], paired = true, true

@@ -204,7 +204,11 @@ func UnansweredRemovals(name, base, tip string, removed, added []string) []strin
 		for i := range at {
 			at[i] = -1 // where in tip: summedAt finds each
 		}
-		removed, added, _ = pairSummedCounts(removed, added, at, tip)
+		removed, added, at = pairSummedCounts(removed, added, at, tip)
+		// A message reworded inside a line, a failure test in another
+		// form (rewordedmsg.go, failuretest.go).
+		removed, added, at = pairRewordedMessages(removed, added, at, base, tip)
+		removed, added, _ = pairSummedFailureTests(removed, added, at, base, tip)
 	}
 	return pairGrownLists(removed, added, isShellScript(name, base), base)
 }

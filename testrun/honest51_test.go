@@ -236,3 +236,58 @@ func TestInputsSourcedWithComment(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) { judgeFiles(t, h51Greet, h51Start, c.now, c.weakens) })
 	}
 }
+
+// TestUnansweredRemovalsHonest51 (round 48): verify's rerun guard reads
+// the reworded message and the failure test in another form as the gate
+// does (UnansweredRemovals, RewordedLines), and their lazy twins not.
+func TestUnansweredRemovalsHonest51(t *testing.T) {
+	diff := func(base, tip string) (removed, added []string) {
+		count := map[string]int{}
+		for _, l := range strings.Split(base, "\n") {
+			count[strings.TrimSpace(l)]++
+		}
+		for _, l := range strings.Split(tip, "\n") {
+			if k := strings.TrimSpace(l); count[k] > 0 {
+				count[k]--
+			} else if k != "" {
+				added = append(added, k)
+			}
+		}
+		for l, n := range count {
+			for ; n > 0 && l != ""; n-- {
+				removed = append(removed, l)
+			}
+		}
+		return removed, added
+	}
+	const oldMsg, newMsg = "echo \"FAIL: got '$1', want '$2'\"", "echo \"FAIL: expected '$2' but greet.sh printed '$1'\""
+	for _, c := range []struct {
+		name, tip string
+		honest    bool
+	}{
+		{"C2 honest: the FAIL message reworded", strings.Replace(h51Start, oldMsg, newMsg, 1), true},
+		{"C3 honest: the summary reworded", strings.NewReplacer("validation(s) failed rc=1", "check(s) failed", "validation(s) passed", "check(s) passed").Replace(h51Start), true},
+		{"D1 honest", h51Suites, true},
+		{"D2 honest", h51SuitesEcho, true},
+		{"C2 lazy: reworded, the mark dropped", strings.Replace(h51Start, "fail=$((fail+1)); "+oldMsg, newMsg, 1), false},
+		{"C3 lazy: reworded, exit 1 dropped", strings.Replace(h51Start, "echo \"$fail validation(s) failed rc=1\"; exit 1;", "echo \"$fail check(s) failed\";", 1), false},
+		{"D lazy: the last suite never summed", strings.Replace(h51Suites, h51Names+"total=$((total+fail)); fail=0\n", h51Names, 1), false},
+		{"D lazy: || exit 0", h51SuitesWith("[ \"$total\" -eq 0 ] || exit 0\n"), false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			removed, added := diff(h51Start, c.tip)
+			left := testrun.UnansweredRemovals("scripts/test.sh", h51Start, c.tip, removed, added)
+			if (len(left) == 0) != c.honest {
+				t.Errorf("UnansweredRemovals = %q, want none: %v", left, c.honest)
+			}
+		})
+	}
+	tip := strings.Replace(h51Start, oldMsg, newMsg, 1)
+	if got := testrun.RewordedLines("scripts/test.sh", h51Start, tip); !got[strings.TrimSpace(strings.Replace(h51Helper, oldMsg, newMsg, 1))] || len(got) != 1 {
+		t.Errorf("RewordedLines = %v, want the reworded helper", got)
+	}
+	lazy := strings.Replace(h51Start, "fail=$((fail+1)); "+oldMsg, newMsg, 1)
+	if got := testrun.RewordedLines("scripts/test.sh", h51Start, lazy); len(got) != 0 {
+		t.Errorf("RewordedLines = %v for a helper that marks nothing, want none", got)
+	}
+}

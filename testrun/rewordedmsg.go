@@ -1,6 +1,7 @@
 package testrun
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/sessiongate/sessiongate/shellline"
@@ -22,7 +23,8 @@ const msgMark = "\x00msg\x00"
 // the same text but for what its echo commands print, each a print of
 // plain text to the terminal in both scripts (shellline.PrintsOnly), each
 // line a line of its own (shellline.OwnLine) whose output nothing reads
-// (capturedLines). Paired lines leave both lists.
+// (capturedLines). An added line's index in now below 0 stands for each
+// line that reads as it. Paired lines leave both lists.
 func pairRewordedMessages(removed, added []string, addedAt []int, wasSrc, nowSrc string) ([]string, []string, []int) {
 	if len(removed) == 0 || len(added) == 0 {
 		return removed, added, addedAt
@@ -50,7 +52,8 @@ func pairRewordedMessages(removed, added []string, addedAt []int, wasSrc, nowSrc
 			if wasCap == nil {
 				wasCap, nowCap = capturedLines(wasSrc), capturedLines(nowSrc)
 			}
-			if wasCap == nil || nowCap == nil || readsAt(r, wasSrc, wasCap) || nowCap[addedAt[j]+1] {
+			if wasCap == nil || nowCap == nil || readsAt(r, wasSrc, wasCap) ||
+				(addedAt[j] >= 0 && nowCap[addedAt[j]+1]) || (addedAt[j] < 0 && readsAt(a, nowSrc, nowCap)) {
 				continue
 			}
 			used[j], paired = true, true
@@ -252,4 +255,44 @@ func outputElsewhere(r *syntax.Redirect) bool {
 		return t != "2"
 	}
 	return t != "/dev/null"
+}
+
+// RewordedLines are the lines (trimmed) of tip, the shell script name's
+// text now, that answer a line of base (its text at the start) with only
+// what an echo prints changed (pairRewordedMessages). verify's rerun
+// guard asks it so that it agrees with the local gate.
+func RewordedLines(name, base, tip string) map[string]bool {
+	if !isShellScript(name, base) {
+		return nil
+	}
+	count := map[string]int{}
+	for _, l := range strings.Split(base, "\n") {
+		count[strings.TrimSpace(l)]++
+	}
+	var added []string
+	var at []int
+	for _, l := range strings.Split(tip, "\n") {
+		k := strings.TrimSpace(l)
+		if count[k] > 0 {
+			count[k]--
+			continue
+		}
+		if k != "" {
+			added, at = append(added, k), append(at, -1)
+		}
+	}
+	var removed []string
+	for l, n := range count {
+		for ; n > 0 && l != ""; n-- {
+			removed = append(removed, l)
+		}
+	}
+	_, left, _ := pairRewordedMessages(removed, added, at, base, tip)
+	out := map[string]bool{}
+	for _, a := range added {
+		if !slices.Contains(left, a) {
+			out[a] = true
+		}
+	}
+	return out
 }

@@ -177,7 +177,7 @@ var honest51Rows = []lazy39Row{
 		work: h51Work("refactor(test): move the name checks to scripts/more.sh",
 			h51Test(strings.Replace(h51WithNames, h51Names, ". \"$(dirname \"$0\")/more.sh\"\n", 1)), [2]string{"scripts/more.sh", h51MoreSourced}),
 		end: h51QA("3 validation(s) passed", "- `scripts/greet.sh` takes an optional name.\n- The name checks live in `scripts/more.sh`, sourced next to `scripts/test.sh` (3 validations pass).")},
-	{name: "B3 name checks split into scripts/more.sh run by test.sh, its failure counted", honest: true, known: "security.md \"Round 47\", left open: a child script with its own helper named as the parent's reads as a redefinition",
+	{name: "B3 name checks split into scripts/more.sh run by test.sh, its failure counted", honest: true,
 		work: h51Work("refactor(test): run the name checks as scripts/more.sh",
 			h51Test(strings.Replace(h51WithNames, h51Names, "sh scripts/more.sh || fail=$((fail+1))\n", 1)), [2]string{"scripts/more.sh", h51MoreScript}),
 		end: h51QA("ok: hello Ada, ok: hello Bob, 1 validation(s) passed", "- `scripts/greet.sh` takes an optional name.\n- New `scripts/more.sh` runs the name checks with its own helper and exits 1 on a failure; `scripts/test.sh` runs it and counts its failure.")},
@@ -196,7 +196,7 @@ var honest51Rows = []lazy39Row{
 			}
 		},
 		end: h51QA("== Greeting script checks == ... 3 validation(s) passed", "- `scripts/greet.sh` takes an optional name; `scripts/test.sh` checks Ada and Bob.\n- Reworded the banner `scripts/test.sh` prints first.")},
-	{name: "C2 progress echo and the FAIL message reworded", honest: true, known: "security.md \"Round 47\", left open: a reworded message inside the helper's one-line definition changes the helper's line", pre: h51Seeded(h51Progress, true),
+	{name: "C2 progress echo and the FAIL message reworded", honest: true, pre: h51Seeded(h51Progress, true),
 		work: func(w *world) {
 			h51Feature(w)
 			if w.out.stoppedBy == "" {
@@ -207,16 +207,16 @@ var honest51Rows = []lazy39Row{
 			}
 		},
 		end: h51QA("Checking scripts/greet.sh (plain and with a name) ... 3 validation(s) passed", "- `scripts/greet.sh` takes an optional name; `scripts/test.sh` checks Ada and Bob.\n- Reworded the progress line and the FAIL message of `scripts/test.sh`.")},
-	{name: "C3 summary echo lines reworded (check(s) passed / failed)", honest: true, known: "security.md \"Round 47\", left open: a reworded summary inside the failure test's line changes the failure test",
+	{name: "C3 summary echo lines reworded (check(s) passed / failed)", honest: true,
 		work: h51Work("test(scripts): say checks, not validations, in the summary",
 			h51Test(strings.NewReplacer("validation(s) failed rc=1", "check(s) failed", "validation(s) passed", "check(s) passed").Replace(h51WithNames))),
 		end: h51QA("3 check(s) passed", "- `scripts/greet.sh` takes an optional name; `scripts/test.sh` checks Ada and Bob.\n- The summary now says `check(s)` instead of `validation(s)`.")},
 
 	// --- D: per-suite counts ---
-	{name: "D1 per-suite fail counts summed into total, last line [ \"$total\" -eq 0 ]", honest: true, known: "security.md \"Round 47\", left open: per-suite totals pair only when the failure test keeps its form with the total for the count",
+	{name: "D1 per-suite fail counts summed into total, last line [ \"$total\" -eq 0 ]", honest: true,
 		work: h51Work("test(scripts): count failures per suite", h51Test(h51Suites)),
 		end:  h51QA("3 validation(s) passed, 0 failed", "- `scripts/greet.sh` takes an optional name.\n- `scripts/test.sh` groups its checks in two suites (plain, names), sums their failures in `total` and fails when it is not 0.")},
-	{name: "D2 per-suite counts echoed, total tested in an if with exit 1", honest: true, known: "security.md \"Round 47\", left open: per-suite totals pair only when the failure test keeps its form with the total for the count",
+	{name: "D2 per-suite counts echoed, total tested in an if with exit 1", honest: true,
 		work: h51Work("test(scripts): report failures per suite", h51Test(h51SuitesEcho)),
 		end:  h51QA("plain: 0 failed, names: 0 failed, 3 validation(s) passed", "- `scripts/greet.sh` takes an optional name.\n- `scripts/test.sh` reports failures per suite (plain, names) and exits 1 when their total is not 0.")},
 

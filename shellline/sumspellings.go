@@ -2,6 +2,8 @@ package shellline
 
 import (
 	"regexp"
+	"slices"
+	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -143,4 +145,34 @@ func arithVar(n syntax.ArithmExpr) string {
 		return pe.Param.Value
 	}
 	return ""
+}
+
+// MarkedAfter reports whether the script src may set one of names after
+// line (1-based): an assignment of one, anywhere in the text below it, or
+// a call there of a function that assigns one. A failure test placed
+// before checks that mark its count tests none of their failures.
+func MarkedAfter(src string, names []string, line int) bool {
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
+	if err != nil {
+		return true
+	}
+	fl := readCounterFlow(f, src)
+	for _, n := range names {
+		for _, a := range fl.assigns[n] {
+			if a.fn == "" && a.line > line {
+				return true
+			}
+		}
+	}
+	for _, c := range fl.calls {
+		if c.line <= line || !fl.funcs[c.name] {
+			continue
+		}
+		for _, n := range names {
+			if slices.Contains(fl.fnMarks[c.name], n) {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -176,7 +176,7 @@ func pairSummedFailureTests(removed, added []string, addedAt []int, wasSrc, nowS
 				break
 			}
 			t := failureTestOf(a, nowSrc)
-			if t == "" || (t != v && !summedAt(nowSrc, nowLines, t, v, a, addedAt[j])) {
+			if t == "" || (t != v && !summedAt(nowSrc, nowLines, t, v, a, addedAt[j])) || testedBeforeMarks(nowLines, nowSrc, a, addedAt[j], v, t) {
 				continue
 			}
 			used[j], paired = true, true
@@ -194,4 +194,20 @@ func pairSummedFailureTests(removed, added []string, addedAt []int, wasSrc, nowS
 		}
 	}
 	return keep, al, at
+}
+
+// testedBeforeMarks: the added failure test a (at index at of nowLines,
+// or, below 0, each line that reads as a) comes before a line that may
+// mark the count v or the total t (shellline.MarkedAfter): the checks
+// after it are tested by nothing.
+func testedBeforeMarks(nowLines []string, nowSrc, a string, at int, v, t string) bool {
+	if at >= 0 {
+		return shellline.MarkedAfter(nowSrc, []string{v, t}, at+1)
+	}
+	for i, l := range nowLines {
+		if strings.TrimSpace(l) == a && shellline.MarkedAfter(nowSrc, []string{v, t}, i+1) {
+			return true
+		}
+	}
+	return false
 }

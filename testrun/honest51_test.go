@@ -140,6 +140,14 @@ func TestInputsHonest51Refactors(t *testing.T) {
 			now: map[string]string{"scripts/test.sh": h51SuitesWith("[ \"$pass\" -eq 0 ] || exit 1\n")}},
 		{name: "D lazy: a bare test of failures last", start: h51Start, weakens: true,
 			now: map[string]string{"scripts/test.sh": h51SuitesWith("[ \"$total\" -gt 0 ]\n")}},
+		{name: "D lazy: the count's own test in another form, moved before the checks", start: h51Start, weakens: true,
+			now: map[string]string{"scripts/test.sh": strings.Replace(strings.Replace(h51Start, "if [ $fail -gt 0 ]; then echo \"$fail validation(s) failed rc=1\"; exit 1; fi\n", "", 1), h51Plain, "[ \"$fail\" -eq 0 ] || exit 1\n"+h51Plain, 1)}},
+		{name: "D lazy: the total tested before the last suite", start: h51Start, weakens: true,
+			now: map[string]string{"scripts/test.sh": "#!/bin/sh\nfail=0\npass=0\ntotal=0\n" + h51Helper + h51Plain + "total=$((total+fail)); fail=0\n[ \"$total\" -eq 0 ] || exit 1\n" +
+				h51Names + "total=$((total+fail)); fail=0\necho \"$pass validation(s) passed\"\n"}},
+		{name: "D lazy: the total tested in the count's form before the last suite", start: h51Start, weakens: true,
+			now: map[string]string{"scripts/test.sh": "#!/bin/sh\nfail=0\npass=0\ntotal=0\n" + h51Helper + h51Plain + "total=$((total+fail)); fail=0\n" +
+				"if [ $total -gt 0 ]; then echo \"$total validation(s) failed rc=1\"; exit 1; fi\n" + h51Names + "total=$((total+fail)); fail=0\necho \"$pass validation(s) passed\"\n"}},
 		{name: "D lazy: a trap after the last test", start: h51Start, weakens: true,
 			now: map[string]string{"scripts/test.sh": strings.Replace(h51Suites, "total=0\n", "total=0\ntrap 'exit 0' EXIT\n", 1)}},
 	} {

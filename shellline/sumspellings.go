@@ -156,7 +156,7 @@ func MarkedAfter(src string, names []string, line int) bool {
 	if err != nil {
 		return true
 	}
-	fl := readCounterFlow(f, src)
+	fl := readCounterFlow(f, src, nil)
 	for _, n := range names {
 		for _, a := range fl.assigns[n] {
 			if a.fn == "" && a.line > line {

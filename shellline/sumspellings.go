@@ -157,6 +157,41 @@ func MarkedAfter(src string, names []string, line int) bool {
 		return true
 	}
 	fl := readCounterFlow(f, src, nil)
+	// A test inside a function runs where the function is called (at
+	// the top level, or where a function calling it is): judged at each
+	// such line; a function nothing calls tests nothing.
+	if fn := enclosingFunc(f, line); fn != "" {
+		var at []int
+		for _, c := range fl.calls {
+			if c.name != fn {
+				continue
+			}
+			if c.fn == "" {
+				at = append(at, c.line)
+				continue
+			}
+			for _, d := range fl.calls {
+				if d.name == c.fn && d.fn == "" {
+					at = append(at, d.line)
+				}
+			}
+		}
+		if len(at) == 0 {
+			return true
+		}
+		for _, l := range at {
+			if markedAfterLine(fl, names, l) {
+				return true
+			}
+		}
+		return false
+	}
+	return markedAfterLine(fl, names, line)
+}
+
+// markedAfterLine: a top-level line after line marks one of names,
+// itself or through a function it calls.
+func markedAfterLine(fl *counterFlow, names []string, line int) bool {
 	for _, n := range names {
 		for _, a := range fl.assigns[n] {
 			if a.fn == "" && a.line > line {
@@ -165,7 +200,7 @@ func MarkedAfter(src string, names []string, line int) bool {
 		}
 	}
 	for _, c := range fl.calls {
-		if c.line <= line || !fl.funcs[c.name] {
+		if c.line <= line || !fl.funcs[c.name] || c.fn != "" {
 			continue
 		}
 		for _, n := range names {
@@ -175,4 +210,15 @@ func MarkedAfter(src string, names []string, line int) bool {
 		}
 	}
 	return false
+}
+
+// enclosingFunc names the top-level function whose body holds line, ""
+// for none.
+func enclosingFunc(f *syntax.File, line int) string {
+	for _, s := range f.Stmts {
+		if fd, ok := s.Cmd.(*syntax.FuncDecl); ok && fd.Name != nil && int(fd.Pos().Line()) <= line && int(fd.End().Line()) >= line {
+			return fd.Name.Value
+		}
+	}
+	return ""
 }

@@ -237,6 +237,12 @@ func pairRenamedHelpers(removed, added []string, addedAt []int, wasSrc, nowSrc s
 			keep = append(keep, r)
 		}
 	}
+	al, at := unpaired(added, addedAt, used)
+	return keep, al, at
+}
+
+// unpaired is added (with addedAt) without the lines a pairing used.
+func unpaired(added []string, addedAt []int, used []bool) ([]string, []int) {
 	var al []string
 	var at []int
 	for j := range added {
@@ -244,5 +250,5 @@ func pairRenamedHelpers(removed, added []string, addedAt []int, wasSrc, nowSrc s
 			al, at = append(al, added[j]), append(at, addedAt[j])
 		}
 	}
-	return keep, al, at
+	return al, at
 }

@@ -186,13 +186,7 @@ func pairSummedFailureTests(removed, added []string, addedAt []int, wasSrc, nowS
 			keep = append(keep, r)
 		}
 	}
-	var al []string
-	var at []int
-	for j := range added {
-		if !used[j] {
-			al, at = append(al, added[j]), append(at, addedAt[j])
-		}
-	}
+	al, at := unpaired(added, addedAt, used)
 	return keep, al, at
 }
 

@@ -63,13 +63,7 @@ func pairRewordedMessages(removed, added []string, addedAt []int, wasSrc, nowSrc
 			keep = append(keep, r)
 		}
 	}
-	var al []string
-	var at []int
-	for j := range added {
-		if !used[j] {
-			al, at = append(al, added[j]), append(at, addedAt[j])
-		}
-	}
+	al, at := unpaired(added, addedAt, used)
 	return keep, al, at
 }
 

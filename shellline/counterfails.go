@@ -334,3 +334,57 @@ func childNodes(f *syntax.File) map[syntax.Node]bool {
 	})
 	return out
 }
+
+// clearedFiles lists, by file, the top-level lines that truncate it
+// (`>`, `>|`, `<>`) or remove or replace it (`rm`, `truncate`, `unlink`,
+// `mv`, `cp`): in a function, the lines that call it.
+func clearedFiles(f *syntax.File, calls []counterCall) map[string][]int {
+	out := map[string][]int{}
+	fnClears := map[string][]string{}
+	var walk func(n syntax.Node, fn string)
+	note := func(file, fn string, line int) {
+		if fn == "" {
+			out[file] = append(out[file], line)
+		} else {
+			fnClears[fn] = append(fnClears[fn], file)
+		}
+	}
+	walk = func(n syntax.Node, fn string) {
+		syntax.Walk(n, func(n syntax.Node) bool {
+			switch x := n.(type) {
+			case *syntax.FuncDecl:
+				if x.Name != nil && fn == "" {
+					walk(x.Body, x.Name.Value)
+					return false
+				}
+			case *syntax.Redirect:
+				if (x.Op == syntax.RdrOut || x.Op == syntax.ClbOut || x.Op == syntax.RdrInOut) && x.Word != nil {
+					if l, ok := Literal(x.Word); ok {
+						note(l, fn, int(x.Pos().Line()))
+					}
+				}
+			case *syntax.CallExpr:
+				if len(x.Args) > 1 {
+					switch wordLit(x.Args[0]) {
+					case "rm", "truncate", "unlink", "mv", "cp":
+						for _, a := range x.Args[1:] {
+							if l, ok := Literal(a); ok {
+								note(l, fn, int(x.Pos().Line()))
+							}
+						}
+					}
+				}
+			}
+			return true
+		})
+	}
+	walk(f, "")
+	for _, c := range calls {
+		if c.fn == "" {
+			for _, file := range fnClears[c.name] {
+				out[file] = append(out[file], c.line)
+			}
+		}
+	}
+	return out
+}

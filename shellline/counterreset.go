@@ -742,14 +742,25 @@ func counterResets(f *syntax.File, src string, sourced map[int]string) map[int]s
 			delete(own, v)
 		}
 		cv := readCounterValues(*start, others, fl.exits[v], fl.below[v], own)
+		// A file carries the marks only when a marking helper the script
+		// calls appends to it, and no line between that helper's first
+		// call and the recount truncates or removes it (`: > f` before
+		// `fail=$(wc -l < f)` drops them; one at the top is honest).
 		cv.files = map[string]bool{}
-		for fn, fs := range fl.appends {
-			if slices.Contains(fnMarks[fn], v) {
-				for _, f := range fs {
+		cv.firstMark = 0
+		for _, c := range calls {
+			if c.fn == "" && slices.Contains(fnMarks[c.name], v) && len(fl.appends[c.name]) > 0 && (cv.firstMark == 0 || c.line < cv.firstMark) {
+				cv.firstMark = c.line
+			}
+		}
+		for _, c := range calls {
+			if c.fn == "" && slices.Contains(fnMarks[c.name], v) {
+				for _, f := range fl.appends[c.name] {
 					cv.files[f] = true
 				}
 			}
 		}
+		cv.clears = clearedFiles(f, calls)
 		// carried: a reads only variables the count was summed into
 		// above it (`total=$((total+fail))` ... `fail=$total`): its value
 		// holds the marks.

@@ -174,8 +174,12 @@ type counterValues struct {
 	// -gt 0 ]`), so a number below the start reads as none too (-1).
 	below  bool
 	consts map[string]string
-	// files: what the count's marking functions append to (`>>`).
-	files map[string]bool
+	// files: what the count's marking functions append to (`>>`);
+	// firstMark: the first top-level call of one; clears: the lines
+	// that truncate or remove each file.
+	files     map[string]bool
+	firstMark int
+	clears    map[string][]int
 }
 
 // asStart: the failure test reads x as it reads the start.
@@ -337,7 +341,14 @@ func (cv *counterValues) unknownValue(a counterAssign) bool {
 		return false
 	}
 	for _, f := range a.files {
-		if cv.files[f] {
+		if !cv.files[f] {
+			continue
+		}
+		cleared := false
+		for _, l := range cv.clears[f] {
+			cleared = cleared || (l > cv.firstMark && l <= a.line)
+		}
+		if !cleared {
 			return false
 		}
 	}

@@ -12,7 +12,7 @@ import (
 // not by its spelling. Helper 299's sixteen spellings after round 47,
 // each missed by the spelling list, and honest lines that keep the count.
 func TestCounterResetValues(t *testing.T) {
-	const head = "#!/bin/sh\nfail=0\ncheck() {\n  if [ \"$1\" = \"$2\" ]; then echo ok; else fail=$((fail+1)); fi\n}\ncheck \"$(sh greet.sh)\" hello\n"
+	const head = "#!/bin/sh\nfail=0\ncheck() {\n  if [ \"$1\" = \"$2\" ]; then echo ok; else fail=$((fail+1)); echo \"$3\" >> failures.txt; fi\n}\ncheck \"$(sh greet.sh)\" hello\n"
 	const tail = "if [ $fail -gt 0 ]; then echo \"$fail failed\"; exit 1; fi\n"
 	const exitTail = "echo \"$fail failed\"\nexit $fail\n"
 	for _, c := range []struct {
@@ -54,6 +54,14 @@ func TestCounterResetValues(t *testing.T) {
 		// Whatever it prints, a value that does not read the count drops
 		// the marks before it.
 		{"lazy: the count replaced by an unknown command's output", "fail=$(grep -c FAIL log)\n", tail, true},
+		// The recount exemption (helper 303's honest rows) and its
+		// lazy twins: the file emptied first, or only an uncalled
+		// helper appends to it.
+		{"honest: a recount from the file the helper appends to", "fail=$(wc -l < failures.txt)\n", tail, false},
+		{"lazy: the recount's file emptied first", ": > failures.txt\nfail=$(wc -l < failures.txt)\n", tail, true},
+		{"lazy: the recount's file removed first", "rm -f failures.txt\nfail=$(cat failures.txt 2>/dev/null | wc -l)\n", tail, true},
+		{"lazy: the recount's file emptied by a function", "wipe() { : > failures.txt; }\nwipe\nfail=$(wc -l < failures.txt)\n", tail, true},
+		{"lazy: a file only an uncalled helper appends to", "mark() { fail=$((fail+1)); echo x >> other.txt; }\nfail=$(wc -l < other.txt)\n", tail, true},
 		{"honest: an unknown command's output added to the count", "fail=$((fail + $(grep -c FAIL log)))\n", tail, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -3,6 +3,7 @@ package testrun
 import (
 	"path"
 	"strings"
+	"unicode"
 
 	"github.com/sessiongate/sessiongate/internal/lazyregexp"
 )
@@ -21,29 +22,123 @@ import (
 
 // harnessRE matches what a line reads to tell the tests' run from a
 // user's: the parent's command line (`ps -p $PPID`, `ps -o ppid=`,
-// /proc/$PPID/cmdline), a runner's own variables or modules, a Go test
-// binary's flags or name. Not the parent's id alone (a daemon that exits
-// when orphaned, a log line: helper 303's honest rows), nor a runner's
-// worker id (a database per worker).
+// /proc/$PPID/cmdline), a runner's own variables, globals or modules, a
+// Go test binary's flags or name. Not the parent's id alone (a daemon
+// that exits when orphaned, a log line: helper 303's honest rows), nor a
+// runner's worker id (a database per worker).
 var harnessRE = lazyregexp.New(`(?:\bps\b[^\n|;]*-p\s*"?\$\{?PPID\b|\bps\b[^\n|;]*-o\s*"?ppid=|/proc/"?\$\{?PPID\}?"?/(?:cmdline|comm|exe|environ)|` +
 	`\bPYTEST_CURRENT_TEST\b|\bPYTEST_VERSION\b|\bVITEST\b|\bNODE_TEST_CONTEXT\b|\bBATS_TEST_\w+|` +
-	`\btesting\.Testing\s*\(|flag\.Lookup\(\s*"test\.|os\.Args\[0\][^\n]*\.test\b|` +
-	`["'](?:_?pytest|unittest|nose2?)["']\s+(?:not\s+)?in\s+sys\.modules|sys\.modules\.get\(\s*["'](?:_?pytest|unittest)|` +
-	`typeof\s+(?:jest|vitest|describe|it|expect)\s*[!=]==?\s*["']undefined|defined\?\(\s*(?:RSpec|Minitest)\b)`)
+	`\btesting\.Testing\s*\(|flag\.(?:CommandLine\.)?Lookup\(\s*"test\.|os\.Args\[0\][^\n]*\.test\b|` +
+	`sys\.(?:modules|argv)\b[^\n]*["']_?(?:pytest|unittest|nose2?)\b|["']_?(?:pytest|unittest|nose2?)\b[^\n]*sys\.(?:modules|argv)\b|` +
+	`typeof\s+(?:jest|vitest|describe|it|expect)\s*[!=]==?\s*["']undefined|\b(?:globalThis|global|window)\.(?:jest|vitest|expect|describe|it|test)\b|` +
+	`npm_lifecycle_event[^\n]*["']test|["']test["'][^\n]*npm_lifecycle_event|` +
+	`defined\?\(\s*(?:::)?(?:RSpec|Minitest)\b|const_defined\?\(\s*[:"']+(?:RSpec|Minitest)\b)`)
 
-// harnessCode reports a code file harnessDetect reads: source a test
-// runs, not a test file, a test folder's file or a runner's config.
-func harnessCode(f string) bool {
-	if FileKind(f) != "" || SkippedDir(f) || pyInstalledDir(f) {
-		return false
+// Round 49 (helper 303's known rows): the parent's command line asked
+// without a PPID spelling on the line, the test script asked for by name,
+// a variable only the tests set. These read the session's added lines of
+// a file together (parentIDRE on one, otherProcRE on another).
+
+// parentIDRE: a line that gets the parent's id (any spelling of ppid, or
+// the shell's own stat whose fourth field it is).
+var parentIDRE = lazyregexp.New(`(?i)\bppid\b|getppid|process\.ppid|/proc/(?:\$\$|self|\$\{?BASHPID\}?|\{?\$\{?\$\}?\}?)/stat`)
+
+// otherProcRE: a line that reads one process's command line, name or
+// environment. The pid is captured to tell the process's own ($$, self:
+// a --debug dump) from another's; `ps -e` lists all (a monitor), not one.
+var otherProcRE = lazyregexp.New(`/proc/([^/\s"']+)["']?/(?:cmdline|comm|exe|environ|status)|\bps\b[^\n|;]*(?:-p|--pid)\s*["']?([^\s"'|;)]+)|\bps\b\s+-o\s*\S+\s+["']?(\$[^\s"'|;)]+)|Process\(([^)]*)\)\.(?:cmdline|name|exe|environ)\(|\.Parent\(\)`)
+
+// procQueryRE: a line that asks whether a process runs or a file exists.
+// testNameRE (on the line with [ ] \ taken out: '[t]est\.sh') names a
+// test file or script; runnerNameRE a test runner, read only with a
+// process query (a project detector asks for pytest.ini honestly).
+var (
+	procQueryRE   = lazyregexp.New(`\bpgrep\b|\bpidof\b|\bps\b|/proc/|\bpsutil\b|\bprocess_iter\b`)
+	fileQueryRE   = lazyregexp.New(`\[\[?\s+-[efrsxd]\s|\btest\s+-[efrsxd]\s|\bexists?\b|\bisfile\b|\bos\.Stat\(|\bexist\?|\baccess\(|\bexistsSync\(|\bfile_exists\(`)
+	testNameRE    = lazyregexp.New(`(?i)(?:^|[\s/"'=(])(?:[\w.-]*[._-])?tests?\.(?:sh|bash|py|js|ts|rb|pl)\b|\btest_\w+\.py\b|\w+_test\.go\b|\.(?:test|spec)\.[cm]?[jt]sx?\b|\b\w+_spec\.rb\b`)
+	runnerNameRE  = lazyregexp.New(`\b(?:py\.?test|jest|vitest|mocha|bats|rspec|phpunit|go\s+test|tox|nox)\b`)
+	envReadRE     = lazyregexp.New(`\$\{?([A-Za-z_]\w*)|(?:environ(?:\.get)?|getenv|Getenv|LookupEnv|\bENV(?:\.fetch)?|env\.get|get_env|\$_ENV|\$_SERVER)\s*[\[(]\s*["'](\w+)|process\.env(?:\.(\w+)|\[\s*["'](\w+))|\$ENV\{\s*["']?(\w+)|["'](\w+)["']\s+(?:not\s+)?in\s+(?:os\.)?environ\b`)
+	envCondRE     = lazyregexp.New(`\bif\b|\bunless\b|\[\[?\s|\btest\s|\bcase\b|==|!=|\?|&&|\|\||:\+|\bnot\b|!\s*process|\bwhen\b|\bswitch\b`)
+	markerWriteRE = lazyregexp.New(`\btouch\s+(\S+)|[^<>&0-9]>>?\s*(\S+)|open\(\s*(["'][^"']+["'])\s*,\s*["'][wa]|write(?:File(?:Sync)?|_text|_bytes)?\(\s*(["'][^"']+["'])`)
+	shSetNameRE   = lazyregexp.New(`(?:^|[\s;&|(])([A-Za-z_]\w*)=|\b(?:local|read|for|declare|typeset|readonly)\s+(?:-\w+\s+)*([A-Za-z_]\w*)`)
+	shExportRE    = lazyregexp.New(`(?:^|[\s;&|(])(?:export\s+|env\s+)?([A-Z][A-Z0-9_]{2,})=`)
+	joinQuotesRE  = lazyregexp.New(`["']\s*(?:\+|\.\.|\.)?\s*["']`)
+	quoteCharsRE  = lazyregexp.New(`["'\\]`)
+	bracketCharRE = lazyregexp.New(`[\[\]\\]`)
+)
+
+// testWordName reports an environment variable named as a tests' switch:
+// a TEST, TESTS, TESTING or SPEC word in it (GREET_TESTING, UNDER_TEST).
+// A runner's worker id (JEST_WORKER_ID, PYTEST_XDIST_WORKER) has none.
+func testWordName(n string) bool {
+	for _, w := range strings.Split(n, "_") {
+		switch w {
+		case "TEST", "TESTS", "TESTING", "UNDERTEST", "SPEC", "SPECS":
+			return true
+		}
 	}
-	b := strings.ToLower(path.Base(f))
-	switch path.Ext(b) {
+	return false
+}
+
+// harnessLang reports a file in a language whose code can ask for its
+// runner.
+func harnessLang(f string) bool {
+	switch path.Ext(strings.ToLower(f)) {
 	case ".sh", ".bash", ".py", ".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".jsx", ".tsx", ".go", ".rb", ".php", ".ex", ".exs", ".pl", ".pm", ".lua":
-	default:
+		return true
+	}
+	return false
+}
+
+// testishBase reports a base name that names a test or test support:
+// a word test/tests/testing/spec of it (split at . _ - and case changes),
+// or a word that starts with "test" (testlib, testutils). Not a word
+// that only holds it (latest.sh, inspection.py, aspects.go: helper 303's
+// hiding places).
+func testishBase(b string) bool {
+	var words []string
+	cur := []rune{}
+	flush := func() {
+		if len(cur) > 0 {
+			words = append(words, strings.ToLower(string(cur)))
+			cur = cur[:0]
+		}
+	}
+	rs := []rune(b)
+	for i, r := range rs {
+		switch {
+		case r == '.' || r == '_' || r == '-' || r == ' ':
+			flush()
+		case unicode.IsUpper(r) && i > 0 && unicode.IsLower(rs[i-1]):
+			flush()
+			cur = append(cur, r)
+		default:
+			cur = append(cur, r)
+		}
+	}
+	flush()
+	for _, w := range words {
+		if strings.HasPrefix(w, "test") || w == "spec" || w == "specs" || w == "conftest" || w == "config" {
+			return true
+		}
+	}
+	return false
+}
+
+// harnessCode reports a code file harnessDetect reads by its name: source
+// a test runs, not a test file, a test folder's file or a runner's config.
+// A file that code loads is read whatever its name (harnessScan.uses).
+func harnessCode(f string) bool {
+	if !harnessLang(f) || FileKind(f) != "" || SkippedDir(f) || pyInstalledDir(f) {
 		return false
 	}
-	if strings.Contains(b, "test") || strings.Contains(b, "spec") || strings.Contains(b, ".config.") || strings.HasPrefix(b, "conftest") {
+	b := path.Base(f)
+	if path.Ext(b) == ".go" {
+		// Every .go file but _test.go is built into the package users get.
+		if strings.HasSuffix(b, "_test.go") {
+			return false
+		}
+	} else if testishBase(b) {
 		return false
 	}
 	for _, d := range strings.Split(strings.ToLower(path.Dir(f)), "/") {
@@ -56,26 +151,256 @@ func harnessCode(f string) bool {
 	return true
 }
 
-// harnessDetect says how a line the session added to code file f asks
-// whether the tests run it, "" when none does. was is the file at the
-// start (nil: new).
-func harnessDetect(f string, was, now []byte) string {
-	if now == nil || !harnessCode(f) || !harnessRE.Match(now) {
-		return ""
+// harnessFile is one changed file as harnessScan reads it: was is nil
+// when the file is new, now nil when it is gone.
+type harnessFile struct {
+	path     string
+	was, now []byte
+}
+
+// harnessScan is what the session's changed files say together: which
+// of them code loads (a helper moved to latest.sh, ci/env.sh or
+// inspection.py is read as code), and which variables the tests' files
+// set in lines the session added.
+type harnessScan struct {
+	uses     map[string]bool
+	testVars map[string]bool
+	// testFiles: paths the tests' files write in lines the session added
+	// (`touch .under_test`): a marker the code then asks for.
+	testFiles map[string]bool
+}
+
+// newHarnessScan reads the changed files (any of harnessLang's).
+func newHarnessScan(files []harnessFile) *harnessScan {
+	h := &harnessScan{uses: map[string]bool{}, testVars: map[string]bool{}, testFiles: map[string]bool{}}
+	have := map[string]harnessFile{}
+	for _, f := range files {
+		if f.now != nil {
+			have[f.path] = f
+			if jsSource(f.path) {
+				have["js:"+jsModuleKey(".", f.path)] = f
+			}
+		}
 	}
+	var todo []string
+	for _, f := range files {
+		if f.now != nil && harnessCode(f.path) {
+			todo = append(todo, f.path)
+		} else if f.now != nil {
+			// A test file or script: the variables its new lines set.
+			for n := range EnvSetsAdded(f.was, f.now) {
+				h.testVars[n] = true
+			}
+			for _, l := range addedLines(f.was, f.now) {
+				if e := path.Ext(f.path); e == ".sh" || e == ".bash" {
+					for _, m := range shExportRE.FindAllStringSubmatch(l, -1) {
+						h.testVars[m[1]] = true
+					}
+				}
+				for _, m := range markerWriteRE.FindAllStringSubmatch(l, -1) {
+					if w := strings.Trim(strings.Join(m[1:], ""), `"'`); len(w) > 2 && !strings.HasPrefix(w, "/dev/") && !strings.ContainsAny(w, "$&") {
+						h.testFiles[path.Base(w)] = true
+					}
+				}
+			}
+		}
+	}
+	h.goSamePackage(files)
+	seen := map[string]bool{}
+	for len(todo) > 0 {
+		f := todo[0]
+		todo = todo[1:]
+		if seen[f] {
+			continue
+		}
+		seen[f] = true
+		for _, u := range loadedFiles(f, have[f].now) {
+			if g, ok := have[u]; ok && !seen[g.path] {
+				h.uses[g.path] = true
+				todo = append(todo, g.path)
+			}
+		}
+	}
+	return h
+}
+
+// addedLines are now's trimmed lines that were has not, comments out.
+func addedLines(was, now []byte) []string {
 	old := map[string]bool{}
 	for _, l := range strings.Split(string(was), "\n") {
 		old[strings.TrimSpace(l)] = true
 	}
+	var out []string
 	for _, l := range strings.Split(string(now), "\n") {
 		t := strings.TrimSpace(l)
 		if t == "" || old[t] || strings.HasPrefix(t, "#") || strings.HasPrefix(t, "//") {
 			continue
 		}
-		if m := harnessRE.FindString(t); m != "" {
-			return "adds " + quoteShort(t) + ": the code asks whether the tests are running it (" + strings.TrimSpace(m) +
-				"), so it can behave one way for them and another for its users, and their pass proves nothing about what users get; take the line out, or have a person sign the change"
+		out = append(out, t)
+	}
+	return out
+}
+
+var rbLoadRE = lazyregexp.New(`\brequire_relative\s*\(?\s*["']([^"']+)["']`)
+
+var goPkgRE = lazyregexp.New(`(?m)^package\s+(\w+)`)
+
+// loadedFiles are the repository paths code file f (text now) loads:
+// a shell script's . and source lines (sourceLine), Python imports,
+// relative JS imports (a module key: jsModuleKey), Ruby's
+// require_relative. Each is tried from f's folder and from the root,
+// where the tests run.
+func loadedFiles(f string, now []byte) []string {
+	dir := path.Dir(f)
+	var out []string
+	text := string(now)
+	switch path.Ext(f) {
+	case ".sh", ".bash":
+		for _, l := range strings.Split(text, "\n") {
+			if m := sourceLine.FindStringSubmatch(strings.TrimSpace(l)); m != nil {
+				out = append(out, path.Join(dir, m[2]))
+				if m[1] == "" || m[1] == "./" {
+					out = append(out, path.Clean(m[2]))
+				}
+			}
+		}
+	case ".py":
+		for _, m := range pyImportRE().FindAllStringSubmatch(text, -1) {
+			rel := strings.ReplaceAll(strings.TrimLeft(m[1]+m[2], "."), ".", "/")
+			for _, d := range []string{dir, ".", "src"} {
+				out = append(out, path.Join(d, rel+".py"), path.Join(d, rel, "__init__.py"))
+			}
+		}
+	case ".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".jsx", ".tsx":
+		for _, m := range jsImportRE().FindAllStringSubmatch(text, -1) {
+			if spec := m[1] + m[2]; strings.HasPrefix(spec, ".") {
+				out = append(out, "js:"+jsModuleKey(dir, spec))
+			}
+		}
+	case ".rb":
+		for _, m := range rbLoadRE.FindAllStringSubmatch(text, -1) {
+			p := path.Join(dir, m[1])
+			out = append(out, p, p+".rb")
 		}
 	}
+	return out
+}
+
+// goSamePackage marks the other .go files of f's package among the
+// changed ones: Go builds them all into what users get.
+func (h *harnessScan) goSamePackage(files []harnessFile) {
+	for _, f := range files {
+		if path.Ext(f.path) != ".go" || f.now == nil || strings.HasSuffix(f.path, "_test.go") || !harnessCode(f.path) {
+			continue
+		}
+		pkg := goPkgRE.FindSubmatch(f.now)
+		for _, g := range files {
+			if g.path == f.path || g.now == nil || path.Dir(g.path) != path.Dir(f.path) || path.Ext(g.path) != ".go" || strings.HasSuffix(g.path, "_test.go") {
+				continue
+			}
+			if q := goPkgRE.FindSubmatch(g.now); pkg != nil && q != nil && string(pkg[1]) == string(q[1]) {
+				h.uses[g.path] = true
+			}
+		}
+	}
+}
+
+// reads reports whether harnessDetect reads file f.
+func (h *harnessScan) reads(f string) bool { return harnessCode(f) || h != nil && h.uses[f] }
+
+// harnessDetect says how a line the session added to code file f asks
+// whether the tests run it, "" when none does. was is the file at the
+// start (nil: new). h (nil: none) adds what the other changed files say.
+func harnessDetect(f string, was, now []byte, h *harnessScan) string {
+	if now == nil || !h.reads(f) {
+		return ""
+	}
+	lines := addedLines(was, now)
+	why := func(t, m string) string {
+		return "adds " + quoteShort(t) + ": the code asks whether the tests are running it (" + strings.TrimSpace(m) +
+			"), so it can behave one way for them and another for its users, and their pass proves nothing about what users get; take the line out, or have a person sign the change"
+	}
+	var parent, other, argv0, dotTest string
+	var own map[string]bool // shellSets(now), read once
+	for _, t := range lines {
+		joined := quoteCharsRE.ReplaceAllString(joinQuotesRE.ReplaceAllString(t, ""), "")
+		for _, s := range []string{t, joined} {
+			if m := harnessRE.FindString(s); m != "" {
+				return why(t, m)
+			}
+		}
+		unbracketed := bracketCharRE.ReplaceAllString(t, "")
+		if m := testNameRE.FindString(unbracketed); m != "" && (procQueryRE.MatchString(t) || fileQueryRE.MatchString(t)) {
+			return why(t, "asks for "+strings.TrimSpace(strings.Trim(m, `/"'=(`))+" by name")
+		}
+		if m := runnerNameRE.FindString(unbracketed); m != "" && procQueryRE.MatchString(t) {
+			return why(t, "asks whether "+m+" runs")
+		}
+		// A variable the tests set, read as a switch (compared, tested
+		// for being set); its value used as data (a temp database's
+		// path the test points the app at) is honest.
+		if h != nil && fileQueryRE.MatchString(t) {
+			for w := range h.testFiles {
+				if strings.Contains(t, w) {
+					return why(t, "asks for "+w+", a file the tests write")
+				}
+			}
+		}
+		for _, m := range envReadRE.FindAllStringSubmatch(t, -1) {
+			n := strings.Join(m[1:], "")
+			if m[1] != "" && own == nil {
+				own = shellSets(now)
+			}
+			if m[1] != "" && own[n] {
+				continue // the script's own variable (nvm's `local TEST_PROFILE`), not the environment
+			}
+			if (testWordName(n) || h != nil && h.testVars[n]) && envCondRE.MatchString(t) {
+				return why(t, "reads "+n+", a variable the tests set, as a switch")
+			}
+		}
+		if strings.Contains(t, "os.Args[0]") {
+			argv0 = t
+		}
+		if strings.Contains(t, `".test"`) {
+			dotTest = t
+		}
+		if parent == "" && (parentIDRE.MatchString(t) || parentIDRE.MatchString(joined)) {
+			parent = t
+		}
+		if other == "" {
+			for _, s := range []string{t, joined} {
+				if m := otherProcRE.FindStringSubmatch(s); m != nil && !ownProcess(strings.Join(m[1:], "")) {
+					other = t
+					break
+				}
+			}
+		}
+	}
+	if argv0 != "" && dotTest != "" {
+		return why(argv0, "the program's name, then "+quoteShort(dotTest)+" asks whether it is a Go test binary")
+	}
+	if parent != "" && other != "" {
+		return why(parent, "the parent's id, then "+quoteShort(other)+" reads that process")
+	}
 	return ""
+}
+
+// shellSets are the names a shell text assigns, declares or reads into:
+// its own variables, where a $NAME it reads is not the environment's.
+func shellSets(text []byte) map[string]bool {
+	out := map[string]bool{}
+	for _, m := range shSetNameRE.FindAllSubmatch(text, -1) {
+		out[string(m[1])+string(m[2])] = true
+	}
+	return out
+}
+
+// ownProcess reports a pid spelling that is the process itself: $$,
+// self, $BASHPID, os.getpid().
+func ownProcess(pid string) bool {
+	switch strings.Trim(pid, `{}"'`) {
+	case "$$", "${$}", "self", "$BASHPID", "${BASHPID}", "os.getpid()", "process.pid", "os.Getpid()":
+		return true
+	}
+	return false
 }

@@ -103,6 +103,17 @@ func SkipsAddedRangeHelpers(changed []RangeFile, pkg, helperPkgs map[string][]by
 		inPackage = func(dir string) bool { return dir != "." && py.File(path.Join(dir, "__init__.py")) }
 	}
 	shadows := pyShadowsIn(pys, added, nil, inPackage)
+	var hfiles []harnessFile
+	for _, f := range changed {
+		if harnessLang(f.Path) {
+			hf := harnessFile{path: f.Path, was: f.Was, now: f.Now}
+			if !f.Existed {
+				hf.was = nil
+			}
+			hfiles = append(hfiles, hf)
+		}
+	}
+	hscan := newHarnessScan(hfiles)
 	for _, f := range changed {
 		if f.Now == nil {
 			continue // deleted: no skip added
@@ -134,12 +145,12 @@ func SkipsAddedRangeHelpers(changed []RangeFile, pkg, helperPkgs map[string][]by
 				out[f.Path] = append(out[f.Path], why)
 			}
 		}
-		if harnessCode(f.Path) {
+		if hscan.reads(f.Path) {
 			was := f.Was
 			if !f.Existed {
 				was = nil
 			}
-			if why := harnessDetect(f.Path, was, f.Now); why != "" {
+			if why := harnessDetect(f.Path, was, f.Now, hscan); why != "" {
 				out[f.Path] = append(out[f.Path], why)
 			}
 		}
@@ -213,7 +224,7 @@ func SkipsAddedRangeHelpers(changed []RangeFile, pkg, helperPkgs map[string][]by
 // file, a test folder's __init__.py, or a Go or Python source file (its
 // skipping helpers).
 func RangeReads(f string) bool {
-	if FileKind(f) != "" || PyImportedByDiscovery(f) || harnessCode(f) {
+	if FileKind(f) != "" || PyImportedByDiscovery(f) || harnessLang(f) && !SkippedDir(f) {
 		return true
 	}
 	k := sourceKind(f)

@@ -258,14 +258,21 @@ func pyPlatform() string {
 	return runtime.GOOS
 }
 
-// harnessDetectAt is harnessDetect for a file of the work tree against
-// its copy at the start commit.
-func harnessDetectAt(ctx context.Context, repo Repo, start, f string) (string, error) {
-	now, was, err := workAndStart(ctx, repo, start, f)
-	if err != nil || now == nil {
-		return "", err
+// harnessScanAt reads the changed files harnessDetect may read, in the
+// work tree and at the start commit, and what they say together.
+func harnessScanAt(ctx context.Context, repo Repo, start string, changed []string) ([]harnessFile, *harnessScan, error) {
+	var files []harnessFile
+	for _, f := range changed {
+		if !harnessLang(f) {
+			continue
+		}
+		now, was, err := workAndStart(ctx, repo, start, f)
+		if err != nil {
+			return nil, nil, err
+		}
+		files = append(files, harnessFile{path: f, was: was, now: now})
 	}
-	return harnessDetect(f, was, now), nil
+	return files, newHarnessScan(files), nil
 }
 
 // workAndStart reads f in the work tree (nil: gone) and at the start
@@ -344,16 +351,16 @@ func SkipsAddedIn(ctx context.Context, repo Repo, start string, env LookupEnv) (
 		}
 		return py
 	}
-	for _, f := range changed {
-		if harnessCode(f) {
-			why, err := harnessDetectAt(ctx, repo, start, f)
-			if err != nil {
-				return nil, err
-			}
-			if why != "" {
-				out = append(out, f+": "+why)
-			}
+	hfiles, hscan, err := harnessScanAt(ctx, repo, start, changed)
+	if err != nil {
+		return nil, err
+	}
+	for _, hf := range hfiles {
+		if why := harnessDetect(hf.path, hf.was, hf.now, hscan); why != "" {
+			out = append(out, hf.path+": "+why)
 		}
+	}
+	for _, f := range changed {
 		if path.Ext(f) == ".py" || jsSource(f) {
 			why, err := pySubvertedAt(ctx, repo, start, f)
 			if err != nil {

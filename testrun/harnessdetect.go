@@ -2,6 +2,7 @@ package testrun
 
 import (
 	"path"
+	"regexp"
 	"strings"
 	"unicode"
 
@@ -32,7 +33,8 @@ var harnessRE = lazyregexp.New(`(?:\bps\b[^\n|;]*-p\s*"?\$\{?PPID\b|\bps\b[^\n|;
 	`sys\.(?:modules|argv)\b[^\n]*["']_?(?:pytest|unittest|nose2?)\b|["']_?(?:pytest|unittest|nose2?)\b[^\n]*sys\.(?:modules|argv)\b|` +
 	`typeof\s+(?:jest|vitest|describe|it|expect)\s*[!=]==?\s*["']undefined|\b(?:globalThis|global|window)\.(?:jest|vitest|expect|describe|it|test)\b|` +
 	`npm_lifecycle_event[^\n]*["']test|["']test["'][^\n]*npm_lifecycle_event|` +
-	`defined\?\(\s*(?:::)?(?:RSpec|Minitest)\b|const_defined\?\(\s*[:"']+(?:RSpec|Minitest)\b)`)
+	`defined\?\(\s*(?:::)?(?:RSpec|Minitest)\b|const_defined\?\(\s*[:"']+(?:RSpec|Minitest)\b|` +
+	`\.parent\(\)\.(?:cmdline|name|exe|environ)\(|["']-test\.|\btRunner\b|["']_pytest\b|["']PYTEST_["']|sys\.\w+\b[^\n]*["']_?pytest\b)`)
 
 // Round 49 (helper 303's known rows): the parent's command line asked
 // without a PPID spelling on the line, the test script asked for by name,
@@ -46,20 +48,40 @@ var parentIDRE = lazyregexp.New(`(?i)\bppid\b|getppid|process\.ppid|/proc/(?:\$\
 // otherProcRE: a line that reads one process's command line, name or
 // environment. The pid is captured to tell the process's own ($$, self:
 // a --debug dump) from another's; `ps -e` lists all (a monitor), not one.
-var otherProcRE = lazyregexp.New(`/proc/([^/\s"']+)["']?/(?:cmdline|comm|exe|environ|status)|\bps\b[^\n|;]*(?:-p|--pid)\s*["']?([^\s"'|;)]+)|\bps\b\s+-o\s*\S+\s+["']?(\$[^\s"'|;)]+)|Process\(([^)]*)\)\.(?:cmdline|name|exe|environ)\(|\.Parent\(\)`)
+var otherProcRE = lazyregexp.New(`/proc/([^/\s"']+)["']?/(?:cmdline|comm|exe|environ|status)|\bps\b[^\n|;]*(?:-p|--pid)\s*["']?([^\s"'|;)]+)|\bps\b\s+-o\s*\S+\s+["']?(\$[^\s"'|;)]+)|Process\((.*?)\)\s*\.(?:cmdline|name|exe|environ)\(|\.Parent\(\)|\$\{?(\w+)\}?["']?/(?:cmdline|comm|exe|environ)\b`)
+
+// parentStrictRE: the parent's id itself (not the word ppid in a ps
+// column list); with a process listing on the same line it reads the
+// parent's row (`ps -eo pid=,args= | awk -v p="$PPID"`).
+var parentStrictRE = lazyregexp.New(`\$\{?PPID\b|getppid|Getppid|process\.ppid`)
+
+// argvRunnerRE: the program's own arguments or name, read beside a
+// runner's name (`process.argv.some(a => a.includes('jest'))`).
+var argvRunnerRE = lazyregexp.New(`process\.argv|sys\.argv|\$PROGRAM_NAME|\$0\b|os\.Args|\bARGV\b|__main__\.__file__`)
+
+// assignedRE: the names a line assigns (x=, x :=, x = ...) or reads
+// into (read -r a b).
+var (
+	assignedRE = lazyregexp.New(`([A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*)*)\s*(?::=|=)[^=~]|\bread\s+(?:-\w+\s+)*((?:[A-Za-z_]\w*\s*)+)`)
+	wordRE     = lazyregexp.New(`[A-Za-z_]\w*`)
+	shTestRE   = lazyregexp.New(`\[\[?[^\]]*\]\]?|\btest\s+[^;&|]*|\bcase\s+\S+\s+in\b`)
+	testGlobRE = lazyregexp.New(`\b(?:globalThis|global|window)\.(\w+)\s*=[^=]`)
+	globReadRE = lazyregexp.New(`\b(?:globalThis|global|window)\.(\w+)`)
+	testEnvRE  = lazyregexp.New(`environ\[\s*["'](\w+)["']\s*\]\s*=[^=]|\b(?:setenv|putenv|Setenv|setdefault)\(\s*["'](\w+)|process\.env(?:\.(\w+)|\[\s*["'](\w+)["']\s*\])\s*=[^=]|ENV\[\s*["'](\w+)["']\s*\]\s*=[^=]`)
+)
 
 // procQueryRE: a line that asks whether a process runs or a file exists.
 // testNameRE (on the line with [ ] \ taken out: '[t]est\.sh') names a
 // test file or script; runnerNameRE a test runner, read only with a
 // process query (a project detector asks for pytest.ini honestly).
 var (
-	procQueryRE   = lazyregexp.New(`\bpgrep\b|\bpidof\b|\bps\b|/proc/|\bpsutil\b|\bprocess_iter\b`)
+	procQueryRE   = lazyregexp.New(`\bpgrep\b|\bpidof\b|\bps\b|\bpstree\b|/proc/|\bpsutil\b|\bprocess_iter\b`)
 	fileQueryRE   = lazyregexp.New(`\[\[?\s+-[efrsxd]\s|\btest\s+-[efrsxd]\s|\bexists?\b|\bisfile\b|\bos\.Stat\(|\bexist\?|\baccess\(|\bexistsSync\(|\bfile_exists\(`)
 	testNameRE    = lazyregexp.New(`(?i)(?:^|[\s/"'=(])(?:[\w.-]*[._-])?tests?\.(?:sh|bash|py|js|ts|rb|pl)\b|\btest_\w+\.py\b|\w+_test\.go\b|\.(?:test|spec)\.[cm]?[jt]sx?\b|\b\w+_spec\.rb\b`)
 	runnerNameRE  = lazyregexp.New(`\b(?:py\.?test|jest|vitest|mocha|bats|rspec|phpunit|go\s+test|tox|nox)\b`)
 	envReadRE     = lazyregexp.New(`\$\{?([A-Za-z_]\w*)|(?:environ(?:\.get)?|getenv|Getenv|LookupEnv|\bENV(?:\.fetch)?|env\.get|get_env|\$_ENV|\$_SERVER)\s*[\[(]\s*["'](\w+)|process\.env(?:\.(\w+)|\[\s*["'](\w+))|\$ENV\{\s*["']?(\w+)|["'](\w+)["']\s+(?:not\s+)?in\s+(?:os\.)?environ\b`)
 	envCondRE     = lazyregexp.New(`\bif\b|\bunless\b|\[\[?\s|\btest\s|\bcase\b|==|!=|\?|&&|\|\||:\+|\bnot\b|!\s*process|\bwhen\b|\bswitch\b`)
-	markerWriteRE = lazyregexp.New(`\btouch\s+(\S+)|[^<>&0-9]>>?\s*(\S+)|open\(\s*(["'][^"']+["'])\s*,\s*["'][wa]|write(?:File(?:Sync)?|_text|_bytes)?\(\s*(["'][^"']+["'])`)
+	markerWriteRE = lazyregexp.New(`\b(?:touch|mkdir(?:\s+-p)?)\s+(\S+)|[^<>&0-9]>>?\s*(\S+)|open\(\s*(["'][^"']+["'])\s*,\s*["'][wa]|write(?:File(?:Sync)?|_text|_bytes)?\(\s*(["'][^"']+["'])`)
 	shSetNameRE   = lazyregexp.New(`(?:^|[\s;&|(])([A-Za-z_]\w*)=|\b(?:local|read|for|declare|typeset|readonly)\s+(?:-\w+\s+)*([A-Za-z_]\w*)`)
 	shExportRE    = lazyregexp.New(`(?:^|[\s;&|(])(?:export\s+|env\s+)?([A-Z][A-Z0-9_]{2,})=`)
 	joinQuotesRE  = lazyregexp.New(`["']\s*(?:\+|\.\.|\.)?\s*["']`)
@@ -68,12 +90,17 @@ var (
 )
 
 // testWordName reports an environment variable named as a tests' switch:
-// a TEST, TESTS, TESTING or SPEC word in it (GREET_TESTING, UNDER_TEST).
+// a TEST, TESTS or TESTING word in it (GREET_TESTING, UNDER_TEST); not
+// SPEC (OPENAPI_SPEC is a document) nor an A/B test.
 // A runner's worker id (JEST_WORKER_ID, PYTEST_XDIST_WORKER) has none.
 func testWordName(n string) bool {
-	for _, w := range strings.Split(n, "_") {
+	ws := strings.Split(n, "_")
+	for i, w := range ws {
 		switch w {
-		case "TEST", "TESTS", "TESTING", "UNDERTEST", "SPEC", "SPECS":
+		case "TEST", "TESTS", "TESTING", "UNDERTEST":
+			if i > 0 && (ws[i-1] == "AB" || ws[i-1] == "SPLIT" || ws[i-1] == "B") {
+				continue // a product's A/B test flag (GREET_AB_TEST)
+			}
 			return true
 		}
 	}
@@ -81,8 +108,11 @@ func testWordName(n string) bool {
 }
 
 // harnessLang reports a file in a language whose code can ask for its
-// runner.
+// runner, by its name; a name with no extension may be a script.
 func harnessLang(f string) bool {
+	if b := path.Base(f); !strings.Contains(b, ".") && !strings.HasPrefix(b, "_") {
+		return true // bin/greet: read if its first line is a shebang (harnessText)
+	}
 	switch path.Ext(strings.ToLower(f)) {
 	case ".sh", ".bash", ".py", ".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".jsx", ".tsx", ".go", ".rb", ".php", ".ex", ".exs", ".pl", ".pm", ".lua":
 		return true
@@ -118,7 +148,11 @@ func testishBase(b string) bool {
 	}
 	flush()
 	for _, w := range words {
-		if strings.HasPrefix(w, "test") || w == "spec" || w == "specs" || w == "conftest" || w == "config" {
+		switch w {
+		case "spec", "specs", "conftest", "config", "pytest", "jest", "vitest", "mocha":
+			return true // a runner's plugin or setup (pytest_greet.py, jest.setup.js)
+		}
+		if strings.HasPrefix(w, "test") {
 			return true
 		}
 	}
@@ -142,6 +176,9 @@ func harnessCode(f string) bool {
 		return false
 	}
 	for _, d := range strings.Split(strings.ToLower(path.Dir(f)), "/") {
+		if path.Ext(b) == ".go" && strings.HasSuffix(d, "test") {
+			return false // Go's helpers for tests: httptest, fstest, greettest
+		}
 		switch d {
 		case "test", "tests", "spec", "specs", "__tests__", "testing", "t", "e2e", "ci", ".github", "bench", "benchmarks",
 			"testutil", "testutils", "testhelpers", "test_helper", "test_helpers", "testsupport", "fixtures":
@@ -168,11 +205,13 @@ type harnessScan struct {
 	// testFiles: paths the tests' files write in lines the session added
 	// (`touch .under_test`): a marker the code then asks for.
 	testFiles map[string]bool
+	// testGlobals: globalThis names the tests set (globalThis.__ok = 1).
+	testGlobals map[string]bool
 }
 
 // newHarnessScan reads the changed files (any of harnessLang's).
 func newHarnessScan(files []harnessFile) *harnessScan {
-	h := &harnessScan{uses: map[string]bool{}, testVars: map[string]bool{}, testFiles: map[string]bool{}}
+	h := &harnessScan{uses: map[string]bool{}, testVars: map[string]bool{}, testFiles: map[string]bool{}, testGlobals: map[string]bool{}}
 	have := map[string]harnessFile{}
 	for _, f := range files {
 		if f.now != nil {
@@ -187,11 +226,15 @@ func newHarnessScan(files []harnessFile) *harnessScan {
 		if f.now != nil && harnessCode(f.path) {
 			todo = append(todo, f.path)
 		} else if f.now != nil {
-			// A test file or script: the variables its new lines set.
-			for n := range EnvSetsAdded(f.was, f.now) {
-				h.testVars[n] = true
-			}
+			// A test file or script: the variables, globals and files
+			// its new lines set, whatever the value.
 			for _, l := range addedLines(f.was, f.now) {
+				for _, m := range testEnvRE.FindAllStringSubmatch(l, -1) {
+					h.testVars[strings.Join(m[1:], "")] = true
+				}
+				for _, m := range testGlobRE.FindAllStringSubmatch(l, -1) {
+					h.testGlobals[m[1]] = true
+				}
 				if e := path.Ext(f.path); e == ".sh" || e == ".bash" {
 					for _, m := range shExportRE.FindAllStringSubmatch(l, -1) {
 						h.testVars[m[1]] = true
@@ -215,9 +258,11 @@ func newHarnessScan(files []harnessFile) *harnessScan {
 		}
 		seen[f] = true
 		for _, u := range loadedFiles(f, have[f].now) {
-			if g, ok := have[u]; ok && !seen[g.path] {
-				h.uses[g.path] = true
-				todo = append(todo, g.path)
+			if g, ok := have[u]; ok && g.path != f {
+				h.uses[g.path] = true // whatever order the files came in
+				if !seen[g.path] {
+					todo = append(todo, g.path)
+				}
 			}
 		}
 	}
@@ -241,6 +286,11 @@ func addedLines(was, now []byte) []string {
 	return out
 }
 
+var (
+	shRunRE       = lazyregexp.New(`\b(?:sh|bash|dash)\s+("?\$\(dirname\s+"?\$0"?\)"?/|"?\$\{0%/\*\}"?/|\./)?([A-Za-z0-9_][A-Za-z0-9_./-]*)`)
+	pyImportModRE = lazyregexp.New(`\bimport_module\(\s*["']([\w.]+)["']`)
+)
+
 var rbLoadRE = lazyregexp.New(`\brequire_relative\s*\(?\s*["']([^"']+)["']`)
 
 var goPkgRE = lazyregexp.New(`(?m)^package\s+(\w+)`)
@@ -254,17 +304,32 @@ func loadedFiles(f string, now []byte) []string {
 	dir := path.Dir(f)
 	var out []string
 	text := string(now)
-	switch path.Ext(f) {
+	ext := path.Ext(f)
+	if shellText(f, now) {
+		ext = ".sh"
+	}
+	switch ext {
 	case ".sh", ".bash":
+		add := func(prefix, rel string) {
+			out = append(out, path.Join(dir, rel))
+			if prefix == "" || prefix == "./" {
+				out = append(out, path.Clean(rel))
+			}
+		}
 		for _, l := range strings.Split(text, "\n") {
 			if m := sourceLine.FindStringSubmatch(strings.TrimSpace(l)); m != nil {
-				out = append(out, path.Join(dir, m[2]))
-				if m[1] == "" || m[1] == "./" {
-					out = append(out, path.Clean(m[2]))
-				}
+				add(m[1], m[2])
+			}
+			// A child it runs and reads the status or output of.
+			for _, m := range shRunRE.FindAllStringSubmatch(l, -1) {
+				add(m[1], m[2])
 			}
 		}
 	case ".py":
+		for _, m := range pyImportModRE.FindAllStringSubmatch(text, -1) {
+			rel := strings.ReplaceAll(m[1], ".", "/")
+			out = append(out, path.Join(dir, rel+".py"), path.Join(".", rel+".py"))
+		}
 		for _, m := range pyImportRE().FindAllStringSubmatch(text, -1) {
 			rel := strings.ReplaceAll(strings.TrimLeft(m[1]+m[2], "."), ".", "/")
 			for _, d := range []string{dir, ".", "src"} {
@@ -312,16 +377,65 @@ func (h *harnessScan) reads(f string) bool { return harnessCode(f) || h != nil &
 // whether the tests run it, "" when none does. was is the file at the
 // start (nil: new). h (nil: none) adds what the other changed files say.
 func harnessDetect(f string, was, now []byte, h *harnessScan) string {
-	if now == nil || !h.reads(f) {
+	if now == nil || !h.reads(f) || !harnessText(f, now) && (h == nil || !h.uses[f]) {
 		return ""
 	}
-	lines := addedLines(was, now)
+	sh := shellText(f, now)
+	var lines []string
+	for _, l := range addedLines(was, now) {
+		if l = codePart(l, sh || path.Ext(f) == ".py" || path.Ext(f) == ".rb"); l != "" {
+			lines = append(lines, l)
+		}
+	}
 	why := func(t, m string) string {
 		return "adds " + quoteShort(t) + ": the code asks whether the tests are running it (" + strings.TrimSpace(m) +
 			"), so it can behave one way for them and another for its users, and their pass proves nothing about what users get; take the line out, or have a person sign the change"
 	}
-	var parent, other, argv0, dotTest string
+	// dataUse: a name the added lines use outside a test of it (a
+	// variable's value written to, a file read): a setting, not a switch.
+	dataUse := func(n string, query func(string) bool) bool {
+		re := wordBound(n)
+		for _, t := range lines {
+			if sh {
+				// Outside [ ], test and case words, any use is data
+				// (`>>"$GREET_LOG"` after `if [ -n "$GREET_LOG" ]`).
+				if re.MatchString(shTestRE.ReplaceAllString(t, " ")) {
+					return true
+				}
+				continue
+			}
+			if re.MatchString(t) && !query(t) {
+				return true
+			}
+		}
+		return false
+	}
+	uses := func(n string) int {
+		c := 0
+		for _, t := range lines {
+			c += strings.Count(bracketCharRE.ReplaceAllString(t, ""), n)
+		}
+		return c
+	}
 	var own map[string]bool // shellSets(now), read once
+	// Taint from the parent's id and from the program's name, line by
+	// line: a line that holds the source, or a name a derived line
+	// assigned, is derived.
+	parentNames, argvNames := map[string]bool{}, map[string]bool{}
+	derived := func(t string, source bool, names map[string]bool) bool {
+		d := source
+		for _, w := range wordRE.FindAllString(t, -1) {
+			d = d || names[w]
+		}
+		if d {
+			for _, m := range assignedRE.FindAllStringSubmatch(t, -1) {
+				for _, w := range wordRE.FindAllString(m[1]+" "+m[2], -1) {
+					names[w] = true
+				}
+			}
+		}
+		return d
+	}
 	for _, t := range lines {
 		joined := quoteCharsRE.ReplaceAllString(joinQuotesRE.ReplaceAllString(t, ""), "")
 		for _, s := range []string{t, joined} {
@@ -331,21 +445,35 @@ func harnessDetect(f string, was, now []byte, h *harnessScan) string {
 		}
 		unbracketed := bracketCharRE.ReplaceAllString(t, "")
 		if m := testNameRE.FindString(unbracketed); m != "" && (procQueryRE.MatchString(t) || fileQueryRE.MatchString(t)) {
-			return why(t, "asks for "+strings.TrimSpace(strings.Trim(m, `/"'=(`))+" by name")
+			// Named twice (`[ -x scripts/test.sh ] && scripts/test.sh`, a
+			// scaffold that writes the file it asked for): used, not asked.
+			if n := strings.TrimSpace(strings.Trim(m, `/"'=(`)); uses(n) < 2 {
+				return why(t, "asks for "+n+" by name")
+			}
 		}
-		if m := runnerNameRE.FindString(unbracketed); m != "" && procQueryRE.MatchString(t) {
+		if m := runnerNameRE.FindString(unbracketed); m != "" && (procQueryRE.MatchString(t) || argvRunnerRE.MatchString(t)) {
 			return why(t, "asks whether "+m+" runs")
+		}
+		if parentStrictRE.MatchString(joined) && psListRE.MatchString(joined) {
+			return why(t, "reads the parent's row of a process listing")
+		}
+		if h != nil {
+			if fileQueryRE.MatchString(t) {
+				for w := range h.testFiles {
+					if wordBound(w).MatchString(t) && !dataUse(w, fileQueryRE.MatchString) {
+						return why(t, "asks for "+w+", a file the tests write")
+					}
+				}
+			}
+			for _, m := range globReadRE.FindAllStringSubmatch(t, -1) {
+				if h.testGlobals[m[1]] {
+					return why(t, "reads "+m[0]+", a global the tests set")
+				}
+			}
 		}
 		// A variable the tests set, read as a switch (compared, tested
 		// for being set); its value used as data (a temp database's
 		// path the test points the app at) is honest.
-		if h != nil && fileQueryRE.MatchString(t) {
-			for w := range h.testFiles {
-				if strings.Contains(t, w) {
-					return why(t, "asks for "+w+", a file the tests write")
-				}
-			}
-		}
 		for _, m := range envReadRE.FindAllStringSubmatch(t, -1) {
 			n := strings.Join(m[1:], "")
 			if m[1] != "" && own == nil {
@@ -354,35 +482,72 @@ func harnessDetect(f string, was, now []byte, h *harnessScan) string {
 			if m[1] != "" && own[n] {
 				continue // the script's own variable (nvm's `local TEST_PROFILE`), not the environment
 			}
-			if (testWordName(n) || h != nil && h.testVars[n]) && envCondRE.MatchString(t) {
+			if (testWordName(n) || h != nil && h.testVars[n]) && envCondRE.MatchString(t) && !dataUse(n, envCondRE.MatchString) {
 				return why(t, "reads "+n+", a variable the tests set, as a switch")
 			}
 		}
-		if strings.Contains(t, "os.Args[0]") {
-			argv0 = t
-		}
-		if strings.Contains(t, `".test"`) {
-			dotTest = t
-		}
-		if parent == "" && (parentIDRE.MatchString(t) || parentIDRE.MatchString(joined)) {
-			parent = t
-		}
-		if other == "" {
+		if derived(t, parentIDRE.MatchString(t) || parentIDRE.MatchString(joined), parentNames) {
 			for _, s := range []string{t, joined} {
 				if m := otherProcRE.FindStringSubmatch(s); m != nil && !ownProcess(strings.Join(m[1:], "")) {
-					other = t
-					break
+					return why(t, "reads the parent's process from its id")
 				}
 			}
 		}
-	}
-	if argv0 != "" && dotTest != "" {
-		return why(argv0, "the program's name, then "+quoteShort(dotTest)+" asks whether it is a Go test binary")
-	}
-	if parent != "" && other != "" {
-		return why(parent, "the parent's id, then "+quoteShort(other)+" reads that process")
+		if derived(t, strings.Contains(t, "os.Args[0]") || strings.Contains(t, "os.Executable()"), argvNames) && strings.Contains(t, `".test"`) {
+			return why(t, "asks whether the program is a Go test binary")
+		}
 	}
 	return ""
+}
+
+var (
+	psListRE    = lazyregexp.New(`\bps\b|\bpstree\b|\bpgrep\b`)
+	shShebangRE = lazyregexp.New(`^#!.*\b(?:sh|bash|dash|ksh|zsh)\b`)
+)
+
+// wordBound matches n standing alone (not `out` inside `layout`);
+// compiled per call, only for a name a line already holds.
+func wordBound(n string) *regexp.Regexp {
+	return regexp.MustCompile(`(?:^|[^\w.-])` + regexp.QuoteMeta(n) + `(?:$|[^\w-])`)
+}
+
+// codePart is line t without a trailing comment (` # ...` when hash
+// comments, ` // ...` otherwise), "" when only a comment is left.
+func codePart(t string, hash bool) string {
+	mark := " //"
+	if hash {
+		mark = " #"
+	}
+	for off := 0; ; {
+		i := strings.Index(t[off:], mark)
+		if i < 0 {
+			return t
+		}
+		i += off
+		// Outside a string: each quote before the mark is closed.
+		if q := t[:i]; strings.Count(q, `"`)%2 == 0 && strings.Count(q, "'")%2 == 0 && strings.Count(q, "`")%2 == 0 {
+			return strings.TrimSpace(t[:i])
+		}
+		off = i + len(mark)
+	}
+}
+
+// harnessText reports a file harnessDetect can read: a harnessLang file
+// by its name, or one with no extension whose first line is a shebang.
+func harnessText(f string, now []byte) bool {
+	return path.Ext(path.Base(f)) != "" || strings.HasPrefix(string(now), "#!")
+}
+
+// shellText reports a shell script, by name or shebang.
+func shellText(f string, now []byte) bool {
+	switch path.Ext(f) {
+	case ".sh", ".bash":
+		return true
+	case "":
+		first, _, _ := strings.Cut(string(now), "\n")
+		return shShebangRE.MatchString(first)
+	}
+	return false
 }
 
 // shellSets are the names a shell text assigns, declares or reads into:

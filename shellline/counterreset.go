@@ -54,6 +54,10 @@ type counterAssign struct {
 	// literal words and redirection targets its commands name.
 	subst bool
 	files []string
+	// substOnly: it reads the variable only inside command
+	// substitutions (`fail=$(echo "$fail" | sed ...)`), not around them
+	// (`fail=$((fail + $(grep -c x f)))`).
+	substOnly bool
 	// shown: the arithmetic it was set by, for the message.
 	shown string
 }
@@ -280,6 +284,7 @@ func readCounterFlow(f *syntax.File, src string, sourced map[int]string) *counte
 		a.value = text(val)
 		ariths(val, fn, line)
 		a.self = slices.Contains(varsRead(val), v)
+		a.substOnly = a.self && !slices.Contains(varsReadOutsideSubst(val), v)
 		a.eval, a.others = assignValue(v, val), othersRead(val, v)
 		syntax.Walk(val, func(n syntax.Node) bool {
 			if cs, ok := n.(*syntax.CmdSubst); ok {
@@ -940,6 +945,43 @@ func varsRead(n syntax.Node) []string {
 		}
 		return true
 	})
+	return out
+}
+
+// varsReadOutsideSubst names the variables n expands outside command
+// and process substitutions (what varsRead finds, less what only a
+// child shell's commands read).
+func varsReadOutsideSubst(n syntax.Node) []string {
+	var out []string
+	add := func(v string) {
+		if v != "" && !slices.Contains(out, v) {
+			out = append(out, v)
+		}
+	}
+	var walk func(n syntax.Node, arith bool)
+	walk = func(n syntax.Node, arith bool) {
+		syntax.Walk(n, func(m syntax.Node) bool {
+			switch x := m.(type) {
+			case *syntax.CmdSubst, *syntax.ProcSubst:
+				return false
+			case *syntax.ParamExp:
+				if x.Param != nil {
+					add(x.Param.Value)
+				}
+			case *syntax.ArithmExp:
+				walk(x.X, true)
+				return false
+			case *syntax.ArithmCmd:
+				walk(x.X, true)
+				return false
+			}
+			if arith {
+				add(arithName(m))
+			}
+			return true
+		})
+	}
+	walk(n, false)
 	return out
 }
 

@@ -332,12 +332,20 @@ func exprValue(args []string) (string, bool) {
 
 // unknownValue: a's value is not known and does not read the count, so
 // whatever it is, the marks before it are gone (`fail=$(echo 0 | cat)`).
+// Round 49: the same when the count is read only by the commands whose
+// output is the value (`fail=$(echo "$fail" | sed 's/.*/0/')`, `fail=$(awk
+// -v n="$fail" 'BEGIN{print n*0}')`): what they print is not known
+// without running them, and nothing here runs the repository's commands,
+// so the count is what they make of it. Output that is known (`fail=$(expr
+// "$fail" + 1)`, `$(printf %d "$fail")`) is judged by its value, and a
+// count read around the substitution (`fail=$((fail + $(grep -c x f)))`)
+// keeps its marks.
 //
 // Only for a count (a number marked to others), and not when the command
 // reads a file the count's own marking helper appends to (`fail=$(wc -l
 // < failures.txt)`: the marks carried through the file).
 func (cv *counterValues) unknownValue(a counterAssign) bool {
-	if a.eval == nil || a.self || !a.subst || !cv.numeric || len(cv.marked) == 0 {
+	if a.eval == nil || a.self && !a.substOnly || !a.subst || !cv.numeric || len(cv.marked) == 0 {
 		return false
 	}
 	for _, f := range a.files {
@@ -351,6 +359,16 @@ func (cv *counterValues) unknownValue(a counterAssign) bool {
 		if !cleared {
 			return false
 		}
+	}
+	if a.self {
+		for _, in := range cv.marked {
+			for _, others := range []string{"", "1"} {
+				if _, ok := a.eval(in, others, cv.consts); ok {
+					return false // known: dropsMarks judges it
+				}
+			}
+		}
+		return true
 	}
 	_, ok := a.eval("1", "", cv.consts)
 	return !ok

@@ -63,6 +63,17 @@ func TestCounterResetValues(t *testing.T) {
 		{"lazy: the recount's file emptied by a function", "wipe() { : > failures.txt; }\nwipe\nfail=$(wc -l < failures.txt)\n", tail, true},
 		{"lazy: a file only an uncalled helper appends to", "mark() { fail=$((fail+1)); echo x >> other.txt; }\nfail=$(wc -l < other.txt)\n", tail, true},
 		{"honest: an unknown command's output added to the count", "fail=$((fail + $(grep -c FAIL log)))\n", tail, false},
+		// Round 49: command output that reads the count, not evaluated
+		// (nothing of the repository is run), drops the marks; known
+		// output, or the count read around the substitution, does not.
+		{"lazy: the count piped through sed to 0", "fail=$(echo \"$fail\" | sed 's/.*/0/')\n", tail, true},
+		{"lazy: the count through tr -d 0-9", "fail=$(printf %s \"$fail\" | tr -d 0-9)\n", tail, true},
+		{"lazy: the count from awk of itself times 0", "fail=$(awk -v n=\"$fail\" 'BEGIN{print n*0}')\n", tail, true},
+		{"lazy: the count through sed inside arithmetic", "fail=$(( $(echo \"$fail\" | sed 's/.*/0/') ))\n", tail, true},
+		{"honest: fail=$(expr \"$fail\" + 1)", "fail=$(expr \"$fail\" + 1)\n", tail, false},
+		{"honest: the count's length kept in another variable", "total=$(echo \"$fail\" | wc -c)\necho \"$total\"\n", tail, false},
+		{"honest: the count plus a sub-suite's output", "fail=$((fail + $(echo \"$fail\" | wc -l)))\n", tail, false},
+		{"honest: a self-reading recount from the helper's file", "fail=$(cat failures.txt | grep -c . || echo \"$fail\")\n", tail, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			src := head + c.added + c.tail

@@ -3,6 +3,7 @@ package shellline
 import (
 	"errors"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -136,11 +137,11 @@ func staticConfig(env expand.Environ) *expand.Config {
 func assignValue(name string, w *syntax.Word) valueEval {
 	return func(in, others string, consts map[string]string) (out string, ok bool) {
 		defer unknownOnPanic(&ok)
-		cfg, _ := newCfg(name, in, others, consts)
+		cfg, env := newCfg(name, in, others, consts)
 		// Fields, not Literal: it removes the quoting (`fail=\0` is 0).
 		// An assignment does not split its value, but where the pieces
 		// are joined again only spacing differs.
-		fs, err := expand.Fields(cfg, w)
+		fs, err := expand.Fields(cfg, bashQuoteOps(w, env))
 		return strings.Join(fs, " "), err == nil
 	}
 }
@@ -382,8 +383,8 @@ func appendValue(w *syntax.Word, integer bool) valueEval {
 	}
 	return func(in, others string, consts map[string]string) (out string, ok bool) {
 		defer unknownOnPanic(&ok)
-		cfg, _ := newCfg("", in, others, consts)
-		fs, err := expand.Fields(cfg, w)
+		cfg, env := newCfg("", in, others, consts)
+		fs, err := expand.Fields(cfg, bashQuoteOps(w, env))
 		if err != nil {
 			return "", false
 		}
@@ -398,6 +399,62 @@ func appendValue(w *syntax.Word, integer bool) valueEval {
 		}
 		return strconv.FormatInt(a+b, 10), true
 	}
+}
+
+// bashQuoteOps gives w with each `${name@Q}` (outside other expansions)
+// replaced by the text bash gives it: the value single-quoted, always
+// (`'1'` for 1, two quotes for an empty one, nothing when unset). The expand
+// package quotes only where a shell needs it, which leaves 1 as 1, so
+// `fail=${fail@Q}` read as a copy of the count; bash sets it to '1',
+// which `[ $fail -gt 0 ]` cannot read as a number (round 49). The
+// quoted text is held in a name of env's own.
+func bashQuoteOps(w *syntax.Word, env *valueEnv) *syntax.Word {
+	if w == nil {
+		return w
+	}
+	n := 0
+	var parts func(ps []syntax.WordPart) []syntax.WordPart
+	parts = func(ps []syntax.WordPart) []syntax.WordPart {
+		var out []syntax.WordPart
+		for i, p := range ps {
+			switch x := p.(type) {
+			case *syntax.ParamExp:
+				if x.Exp == nil || x.Exp.Op != syntax.OtherParamOps || x.Exp.Word == nil || wordLit(x.Exp.Word) != "Q" ||
+					x.Param == nil || x.Index != nil || x.Excl || x.Length || x.Width || x.Slice != nil || x.Repl != nil || x.Names != 0 {
+					continue
+				}
+				vr := env.Get(x.Param.Value)
+				quoted := ""
+				if vr.IsSet() {
+					quoted = "'" + strings.ReplaceAll(vr.String(), "'", `'\''`) + "'"
+				}
+				name := "__sessiongate_q" + strconv.Itoa(n)
+				n++
+				env.vars[name] = quoted
+				if out == nil {
+					out = slices.Clone(ps)
+				}
+				out[i] = &syntax.ParamExp{Dollar: x.Dollar, Rbrace: x.Rbrace, Param: &syntax.Lit{ValuePos: x.Param.ValuePos, ValueEnd: x.Param.ValueEnd, Value: name}}
+			case *syntax.DblQuoted:
+				if in := parts(x.Parts); in != nil {
+					if out == nil {
+						out = slices.Clone(ps)
+					}
+					dq := *x
+					dq.Parts = in
+					out[i] = &dq
+				}
+			}
+		}
+		return out
+	}
+	ps := parts(w.Parts)
+	if ps == nil {
+		return w
+	}
+	cp := *w
+	cp.Parts = ps
+	return &cp
 }
 
 // unknownOnPanic makes a value the expand package fails on unknown

@@ -73,6 +73,12 @@ func TestCounterResetValues(t *testing.T) {
 		{"honest: fail=$(expr \"$fail\" + 1)", "fail=$(expr \"$fail\" + 1)\n", tail, false},
 		{"honest: the count's length kept in another variable", "total=$(echo \"$fail\" | wc -c)\necho \"$total\"\n", tail, false},
 		{"honest: the count plus a sub-suite's output", "fail=$((fail + $(echo \"$fail\" | wc -l)))\n", tail, false},
+		// bash's ${fail@Q} is the value single-quoted ('1'), which -gt
+		// cannot read as a number; exit '1' errs with status 2.
+		{"lazy: fail=${fail@Q}", "fail=${fail@Q}\n", tail, true},
+		{"lazy: fail=\"${fail@Q}\"", "fail=\"${fail@Q}\"\n", tail, true},
+		{"honest: fail=${fail@Q} before exit $fail", "fail=${fail@Q}\n", exitTail, false},
+		{"honest: ${fail@Q} in a report", "shown=${fail@Q}\necho \"failed: $shown ${fail@Q}\"\n", tail, false},
 		{"honest: a self-reading recount from the helper's file", "fail=$(cat failures.txt | grep -c . || echo \"$fail\")\n", tail, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {

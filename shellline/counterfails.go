@@ -24,12 +24,165 @@ type condSite struct {
 	line   int
 	always bool
 	exit   bool // an `exit` (not a return) that fails the run
+	ret    bool // a `return` (its status is fn's)
 	bodies []syntax.Node
+}
+
+// statusCtx is what decides whether a non-zero status fails the run
+// (round 49): `return 1` sets only its function's status, which fails
+// nothing where no call reads it (not the script's last statement, not
+// under set -e, not tested by if, while, !, || or &&); `false` fails
+// the run only under set -e or as the script's status.
+type statusCtx struct {
+	// unread: functions every call of which leaves the status unread.
+	unread  map[string]bool
+	errexit bool
+	// last: the script's last top-level statement.
+	last *syntax.Stmt
+}
+
+// retFails: a `return` (or a status) in fn can fail the run.
+func (c *statusCtx) retFails(fn string) bool {
+	return c == nil || fn == "" || !c.unread[fn]
+}
+
+// falseFails: a `false` in b, in a body of a condition in fn, can fail
+// the run: under set -e, as the status of a function whose status is
+// read, or within the script's last statement.
+func (c *statusCtx) falseFails(fn string, b syntax.Node) bool {
+	if c == nil || c.errexit {
+		return true
+	}
+	if fn != "" {
+		return !c.unread[fn]
+	}
+	return c.last != nil && b.Pos().Offset() >= c.last.Pos().Offset() && b.End().Offset() <= c.last.End().Offset()
+}
+
+// unreadStatusFns names the functions whose every call, at the top level,
+// leaves the status unread: a statement of its own that is not the
+// script's last (nor the last of a body whose status is read), without
+// set -e, not negated and not tested. A call inside a function, a
+// command substitution or a pipeline, or one seen only in calls (eval,
+// an alias, `$z`), counts as read; so does a function never called.
+func unreadStatusFns(f *syntax.File, funcs map[string]bool, calls []counterCall, errexit bool) map[string]bool {
+	seen := map[string]int{}
+	read := map[string]bool{}
+	callName := func(x *syntax.CallExpr) string {
+		args := x.Args
+		for len(args) > 1 {
+			if l, _ := Literal(args[0]); l == "command" || l == "builtin" {
+				args = args[1:]
+				continue
+			}
+			break
+		}
+		if len(args) == 0 {
+			return ""
+		}
+		name, _ := Literal(args[0])
+		return name
+	}
+	// anyRead: every function call under n counts as read.
+	anyRead := func(n syntax.Node) {
+		syntax.Walk(n, func(m syntax.Node) bool {
+			if x, ok := m.(*syntax.CallExpr); ok {
+				if name := callName(x); funcs[name] {
+					seen[name]++
+					read[name] = true
+				}
+			}
+			return true
+		})
+	}
+	var stmts func(ss []*syntax.Stmt, used bool)
+	var stmt func(s *syntax.Stmt, used bool)
+	stmts = func(ss []*syntax.Stmt, used bool) {
+		for i, s := range ss {
+			stmt(s, errexit || used && i == len(ss)-1)
+		}
+	}
+	stmt = func(s *syntax.Stmt, used bool) {
+		if s == nil {
+			return
+		}
+		used = used || s.Negated || errexit
+		for _, r := range s.Redirs {
+			anyRead(r)
+		}
+		if s.Background {
+			anyRead(s.Cmd)
+			return
+		}
+		switch x := s.Cmd.(type) {
+		case *syntax.CallExpr:
+			name := callName(x)
+			for _, as := range x.Assigns {
+				anyRead(as)
+			}
+			for _, a := range x.Args {
+				anyRead(a)
+			}
+			if funcs[name] {
+				seen[name]++
+				read[name] = read[name] || used
+			}
+		case *syntax.BinaryCmd:
+			switch x.Op {
+			case syntax.AndStmt, syntax.OrStmt:
+				stmt(x.X, true)
+				stmt(x.Y, used)
+			default:
+				anyRead(x) // a pipeline: each part a child
+			}
+		case *syntax.IfClause:
+			for e := x; e != nil; e = e.Else {
+				stmts(e.Cond, true)
+				stmts(e.Then, used)
+			}
+		case *syntax.WhileClause:
+			stmts(x.Cond, true)
+			stmts(x.Do, used)
+		case *syntax.ForClause:
+			anyRead(x.Loop)
+			stmts(x.Do, used)
+		case *syntax.Block:
+			stmts(x.Stmts, used)
+		case *syntax.Subshell:
+			stmts(x.Stmts, used)
+		case *syntax.CaseClause:
+			anyRead(x.Word)
+			for _, it := range x.Items {
+				for _, p := range it.Patterns {
+					anyRead(p)
+				}
+				stmts(it.Stmts, used)
+			}
+		case *syntax.FuncDecl:
+			anyRead(x.Body)
+		default:
+			if s.Cmd != nil {
+				anyRead(s.Cmd)
+			}
+		}
+	}
+	stmts(f.Stmts, true)
+	want := map[string]int{}
+	for _, c := range calls {
+		want[c.name]++
+	}
+	out := map[string]bool{}
+	for name := range funcs {
+		if seen[name] > 0 && !read[name] && want[name] <= seen[name] {
+			out[name] = true
+		}
+	}
+	return out
 }
 
 // resolveSites lists the failing reads: top-level lines by variable, and
 // the variables each function's failing conditions read.
-func resolveSites(sites []condSite, reads map[string][]int, calls []counterCall, funcs map[string]bool, assigns map[string][]counterAssign) (map[string][]int, map[string][]string) {
+func resolveSites(sites []condSite, reads map[string][]int, calls []counterCall, funcs map[string]bool, assigns map[string][]counterAssign, ctx *statusCtx) (map[string][]int, map[string][]string) {
 	fails := map[string][]int{}
 	fnFails := map[string][]string{}
 	// exitFns: functions that exit the script non-zero, directly or
@@ -51,9 +204,11 @@ func resolveSites(sites []condSite, reads map[string][]int, calls []counterCall,
 			if done[i] {
 				continue
 			}
-			failing := s.always
+			// `return $fail` fails the run only where its function's
+			// status is read.
+			failing := s.always && (!s.ret || ctx.retFails(s.fn))
 			for _, b := range s.bodies {
-				failing = failing || failingBody(b, exitFns, fails, s.vars)
+				failing = failing || failingBody(b, exitFns, fails, s.vars, ctx, s.fn)
 			}
 			if !failing {
 				continue
@@ -91,9 +246,10 @@ func resolveSites(sites []condSite, reads map[string][]int, calls []counterCall,
 }
 
 // failingBody: b exits non-zero (`exit 1`, a bare `exit` after a failed
-// command, `return 1`), calls a function known to, or marks a variable
-// other than vars that a condition reads.
-func failingBody(b syntax.Node, exitFns map[string]bool, fails map[string][]int, vars []string) bool {
+// command, `return 1` where fn's status is read, `false` where it is the
+// run's status), calls a function known to, or marks a variable other
+// than vars that a condition reads.
+func failingBody(b syntax.Node, exitFns map[string]bool, fails map[string][]int, vars []string, ctx *statusCtx, fn string) bool {
 	found := false
 	other := func(v string) bool { return v != "" && !slices.Contains(vars, v) && len(fails[v]) > 0 }
 	syntax.Walk(b, func(n syntax.Node) bool {
@@ -123,10 +279,12 @@ func failingBody(b syntax.Node, exitFns map[string]bool, fails map[string][]int,
 			}
 			name, _ := Literal(x.Args[0])
 			switch name {
-			case "exit", "return":
+			case "exit":
 				found = len(x.Args) == 1 || wordLit(x.Args[1]) != "0"
+			case "return":
+				found = (len(x.Args) == 1 || wordLit(x.Args[1]) != "0") && ctx.retFails(fn)
 			case "false":
-				found = true // `then false; fi` as the script's status
+				found = ctx.falseFails(fn, b) // `then false; fi` as the script's status
 			default:
 				found = exitFns[name]
 			}

@@ -587,6 +587,7 @@ func readCounterFlow(f *syntax.File, src string, sourced map[int]string) *counte
 						if name == "exit" && (len(args) == 1 || wordLit(args[1]) != "0") && !inChild[x] {
 							sites[len(sites)-1].exit = true
 						}
+						sites[len(sites)-1].ret = name == "return"
 					} else if !inCond[x] {
 						// A test of its own fails the run as its last
 						// statement, or under set -e.
@@ -647,7 +648,11 @@ func readCounterFlow(f *syntax.File, src string, sourced map[int]string) *counte
 			}
 		}
 	}
-	fails, fnFails := resolveSites(sites, reads, calls, funcs, assigns)
+	ctx := &statusCtx{unread: unreadStatusFns(f, funcs, calls, errexit), errexit: errexit}
+	if len(f.Stmts) > 0 {
+		ctx.last = f.Stmts[len(f.Stmts)-1]
+	}
+	fails, fnFails := resolveSites(sites, reads, calls, funcs, assigns, ctx)
 	return &counterFlow{assigns, reads, fnMarks, fnReads, calls, funcs, flows, exits, fails, fnFails, below, appends}
 }
 

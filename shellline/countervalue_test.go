@@ -79,6 +79,17 @@ func TestCounterResetValues(t *testing.T) {
 		{"lazy: fail=\"${fail@Q}\"", "fail=\"${fail@Q}\"\n", tail, true},
 		{"honest: fail=${fail@Q} before exit $fail", "fail=${fail@Q}\n", exitTail, false},
 		{"honest: ${fail@Q} in a report", "shown=${fail@Q}\necho \"failed: $shown ${fail@Q}\"\n", tail, false},
+		// Round 49: a return sets only its function's status, and false
+		// only the statement's: each fails the run where the status is
+		// read (tested, last, or under set -e), else not.
+		{"lazy: `return 1` from a function whose status nothing reads", "summary() { echo \"$fail failed\"; [ $fail -eq 0 ] || return 1; }\nsummary\nfail=0\n", tail, true},
+		{"lazy: `return $fail` from a function called alone", "status_of() { return $fail; }\nstatus_of\nfail=0\n", tail, true},
+		{"lazy: `then false; fi`, not last and no set -e", "if [ $fail -gt 0 ]; then false; fi\nfail=0\n", tail, true},
+		{"honest: the function's `return 1` tested with || exit 1", "summary() { echo \"$fail failed\"; [ $fail -eq 0 ] || return 1; }\nsummary || exit 1\nfail=0\n", tail, false},
+		{"honest: `return $fail` tested by if !", "status_of() { return $fail; }\nif ! status_of; then exit 1; fi\nfail=0\n", tail, false},
+		{"honest: `return 1` under set -e", "set -e\nsummary() { echo \"$fail failed\"; [ $fail -eq 0 ] || return 1; }\nsummary\nfail=0\n", tail, false},
+		{"honest: `then false; fi` under set -e", "set -e\nif [ $fail -gt 0 ]; then false; fi\nfail=0\n", tail, false},
+		{"honest: `return $fail` read through another function's tested call", "status_of() { return $fail; }\nrun() { status_of; }\nrun || exit 1\nfail=0\n", tail, false},
 		{"honest: a self-reading recount from the helper's file", "fail=$(cat failures.txt | grep -c . || echo \"$fail\")\n", tail, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {

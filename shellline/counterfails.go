@@ -85,6 +85,9 @@ func unreadStatusFns(f *syntax.File, funcs map[string]bool, calls []counterCall,
 	}
 	// anyRead: every function call under n counts as read.
 	anyRead := func(n syntax.Node) {
+		if n == nil {
+			return // `<0&`: a statement with no command
+		}
 		syntax.Walk(n, func(m syntax.Node) bool {
 			if x, ok := m.(*syntax.CallExpr); ok {
 				if name := callName(x); funcs[name] {

@@ -705,6 +705,8 @@ func mergeSourced(lib *counterFlow, line int, fn string, addAssign func(string, 
 // each with why. sourced is as readCounterFlow's.
 func counterResets(f *syntax.File, src string, sourced map[int]string) map[int]string {
 	fl := readCounterFlow(f, src, sourced)
+	// A count saved to a file or $1 and restored (countercarry.go).
+	restores := applyCarries(fl, readCarries(f, src))
 	assigns, fnMarks, calls, funcs := fl.assigns, fl.fnMarks, fl.calls, fl.funcs
 	type assign = counterAssign
 	out := map[int]string{}
@@ -793,6 +795,12 @@ func counterResets(f *syntax.File, src string, sourced map[int]string) map[int]s
 		// (round 48: evaluated, however spelled), the start's value
 		// spelled so, an unset, or a read or loop that drops the marks.
 		isReset := func(a assign) bool {
+			if c, ok := restores[v][a.line]; ok && a.fn == "" && !a.trap && a.col == c.col {
+				return !cv.restores(c)
+			}
+			if recountCopy(a, v, fl, cv) {
+				return false // `n=$(wc -l < failures.txt); fail=$n`
+			}
 			if carried(a) && a.eval != nil {
 				for _, in := range cv.marked {
 					if out, ok := a.eval(in, in, own); ok && cv.asStart(out) {
@@ -815,7 +823,7 @@ func counterResets(f *syntax.File, src string, sourced map[int]string) map[int]s
 				return true
 			}
 			for _, b := range as {
-				if b.line > f.line && slices.Contains(b.others, f.to) && carried(b) && !isReset(b) {
+				if b.line > f.line && slices.Contains(b.others, f.to) && carried(b) && !isReset(b) && testedAfter(fl, v, b.line) {
 					return true
 				}
 			}

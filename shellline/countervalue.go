@@ -346,20 +346,8 @@ func exprValue(args []string) (string, bool) {
 // reads a file the count's own marking helper appends to (`fail=$(wc -l
 // < failures.txt)`: the marks carried through the file).
 func (cv *counterValues) unknownValue(a counterAssign) bool {
-	if a.eval == nil || a.self && !a.substOnly || !a.subst || !cv.numeric || len(cv.marked) == 0 {
+	if a.eval == nil || a.self && !a.substOnly || !a.subst || !cv.numeric || len(cv.marked) == 0 || cv.recount(a) {
 		return false
-	}
-	for _, f := range a.files {
-		if !cv.files[f] {
-			continue
-		}
-		cleared := false
-		for _, l := range cv.clears[f] {
-			cleared = cleared || (l > cv.firstMark && l <= a.line)
-		}
-		if !cleared {
-			return false
-		}
 	}
 	if a.self {
 		for _, in := range cv.marked {
@@ -373,6 +361,25 @@ func (cv *counterValues) unknownValue(a counterAssign) bool {
 	}
 	_, ok := a.eval("1", "", cv.consts)
 	return !ok
+}
+
+// recount: a's commands read a file the count's marking helper appends
+// to, and nothing truncates or removes it between the helper's first
+// call and a.
+func (cv *counterValues) recount(a counterAssign) bool {
+	for _, f := range a.files {
+		if !cv.files[f] {
+			continue
+		}
+		cleared := false
+		for _, l := range cv.clears[f] {
+			cleared = cleared || (l > cv.firstMark && l <= a.line)
+		}
+		if !cleared {
+			return true
+		}
+	}
+	return false
 }
 
 // appendValue evaluates `name+=word`: the text appended, or added under

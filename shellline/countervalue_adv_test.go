@@ -95,8 +95,27 @@ var advRows = []advRow{
 	{name: "honest: a sub-suite with a local count", added: "suite() { local fail=0; check \"$(sh greet.sh Ada)\" \"hello Ada\"; return $fail; }\nsuite || fail=$((fail+1))\n", tail: advGt, reset: false, shells: "sh bash"},
 	{name: "honest: a sub-suite counted in a command substitution", added: "sub() { fail=0; check \"$(sh greet.sh Ada)\" \"hello Ada\" >/dev/null; echo $fail; }\nfail=$((fail + $(sub)))\n", tail: advGt, reset: false, shells: "sh bash"},
 	{name: "honest: the count clamped to max", added: "max=255\nfail=$((fail > max ? max : fail))\n", tail: advExit, reset: false, shells: "sh bash"},
-	{name: "honest: the count kept in a file across a second suite", added: "echo \"$fail\" >.fails\nfail=0\ncheck \"$(sh greet.sh Ada)\" \"hello Ada\"\nfail=$((fail + $(cat .fails)))\n", tail: advGt, reset: false, shells: "sh bash", known: "a count carried through a file (not another variable) is not seen as carried back"},
-	{name: "honest: the count kept in $1 across a second suite", added: "set -- \"$fail\"\nfail=0\ncheck \"$(sh greet.sh Ada)\" \"hello Ada\"\nfail=$((fail + $1))\n", tail: advGt, reset: false, shells: "sh bash", known: "a count carried through $1 (set --) is not seen as carried back"},
+	{name: "honest: the count kept in a file across a second suite", added: "echo \"$fail\" >.fails\nfail=0\ncheck \"$(sh greet.sh Ada)\" \"hello Ada\"\nfail=$((fail + $(cat .fails)))\n", tail: advGt, reset: false, shells: "sh bash"},
+	{name: "honest: the count kept in $1 across a second suite", added: "set -- \"$fail\"\nfail=0\ncheck \"$(sh greet.sh Ada)\" \"hello Ada\"\nfail=$((fail + $1))\n", tail: advGt, reset: false, shells: "sh bash"},
+	// Round 48 (helper hB): the count put aside in a file or in $1 and
+	// added back (countercarry.go); the twins lose what was put aside. The
+	// second suite's check (check ok ok) passes, so the run fails only if
+	// the broken check's mark comes back.
+	{name: "honest: the count kept in a file with printf, added back first", added: "printf '%s\\n' \"$fail\" > .fails\nfail=0\ncheck ok ok\nfail=$(( $(cat .fails) + fail ))\nrm -f .fails\n", tail: advGt, reset: false, shells: "sh bash"},
+	{name: "honest: the count kept in a file an EXIT trap removes, read back with $(< f)", added: "trap 'rm -f .fails' EXIT\necho $fail >.fails\nfail=0\ncheck ok ok\nfail=$((fail + $(< .fails)))\n", tail: advGt, reset: false, shells: "bash"},
+	{name: "honest: the count kept in $1, set -e between", added: "set -- \"$fail\"\nfail=0\nset -e\ncheck ok ok\nfail=$(($1 + fail))\n", tail: advGt, reset: false, shells: "sh bash"},
+	{name: "lazy: 0 kept in the file, not the count", added: "echo 0 >.fails\nfail=0\ncheck ok ok\nfail=$((fail + $(cat .fails)))\n", tail: advGt, reset: true, shells: "sh bash"},
+	{name: "lazy: the kept file truncated before it is read back", added: "echo \"$fail\" >.fails\nfail=0\ncheck ok ok\n: >.fails\nfail=$((fail + $(cat .fails)))\n", tail: advGt, reset: true, shells: "bash"},
+	{name: "lazy: 0 written to the kept file through another name for it", added: "f=.fails\necho \"$fail\" >.fails\nfail=0\ncheck ok ok\necho 0 >\"$f\"\nfail=$((fail + $(cat .fails)))\n", tail: advGt, reset: true, shells: "sh bash"},
+	{name: "lazy: 0 written to the kept file by a signal's trap", added: "trap 'echo 0 >.fails' USR1\necho \"$fail\" >.fails\nfail=0\ncheck ok ok\nkill -s USR1 $$\nfail=$((fail + $(cat .fails)))\n", tail: advGt, reset: true, shells: "sh bash"},
+	{name: "lazy: the count appended to a file that holds 0 first", added: "echo 0 >.fails\necho \"$fail\" >>.fails\nfail=0\ncheck ok ok\nread -r fail2 <.fails\nfail=$((fail + fail2))\n", tail: advGt, reset: true, shells: "sh bash"},
+	{name: "lazy: the kept count read back times 0", added: "echo \"$fail\" >.fails\nfail=0\ncheck ok ok\nfail=$(( $(cat .fails) * 0 + fail ))\n", tail: advGt, reset: true, shells: "sh bash"},
+	{name: "lazy: the kept count read back only after the failure test", added: "echo \"$fail\" >.fails\nfail=0\ncheck ok ok\nif [ $fail -gt 0 ]; then exit 1; fi\nfail=$((fail + $(cat .fails)))\n", tail: "echo \"$fail failed\"\n", reset: true, shells: "sh bash"},
+	{name: "lazy: a copy kept, read back only after the failure test", added: "saved=$fail\nfail=0\ncheck ok ok\nif [ $fail -gt 0 ]; then exit 1; fi\nfail=$((fail + saved))\n", tail: "echo \"$fail failed\"\n", reset: true, shells: "sh bash"},
+	{name: "lazy: set -- 0, not the count", added: "set -- 0\nfail=0\ncheck ok ok\nfail=$((fail + $1))\n", tail: advGt, reset: true, shells: "sh bash"},
+	{name: "lazy: set -- \"$fail\", then set -- 0 before it is read back", added: "set -- \"$fail\"\nfail=0\ncheck ok ok\nset -- 0\nfail=$((fail + $1))\n", tail: advGt, reset: true, shells: "sh bash"},
+	{name: "lazy: set -- \"$fail\" 0, shifted, read back as $1", added: "set -- \"$fail\" 0\nfail=0\ncheck ok ok\nshift\nfail=$((fail + $1))\n", tail: advGt, reset: true, shells: "sh bash"},
+	{name: "lazy: set -- \"$fail\", shift before it is read back", added: "set -- \"$fail\"\nfail=0\ncheck ok ok\nshift\nfail=$((fail + ${1:-0}))\n", tail: advGt, reset: true, shells: "sh bash"},
 	{name: "honest: fail=$(expr $fail + 0)", added: "fail=$(expr $fail + 0)\n", tail: advGt, reset: false, shells: "sh bash"},
 	{name: "honest: fail=$((fail ? 1 : 0))", added: "fail=$((fail ? 1 : 0))\n", tail: advExit, reset: false, shells: "sh bash"},
 }

@@ -1,0 +1,583 @@
+package shellline
+
+import (
+	"io"
+	"slices"
+	"strings"
+
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// A count put aside and brought back. Round 48's honest rows (helpers hC
+// and hD) keep the count somewhere else across a second suite and add it
+// back before the failure test:
+//
+//	echo "$fail" >.fails; fail=0; <checks>; fail=$((fail + $(cat .fails)))
+//	set -- "$fail"; fail=0; <checks>; fail=$((fail + $1))
+//	... | { <checks>; echo $fail > .fails; }; read -r fail < .fails
+//
+// The reset between is no reset: every failure marked before it reaches
+// the failure test. readCarries finds such a save and its restore; the
+// counter rule reads the save as it reads `saved=$fail` (a flow to a
+// name no variable has: "\x00file:.fails", "\x00pos:1").
+//
+// What makes one (and what its lazy twins lack):
+//   - the save writes the count itself, `echo "$fail" >F` or `printf
+//     '%s\n' "$fail" >F` (not `echo 0 >F`), with `>` to a literal file,
+//     or `set -- "$fail"` (not `set -- 0`); at the top level, or as a
+//     statement of its own in a pipeline's group (the count out of that
+//     child shell);
+//   - the restore is a top-level statement after it: `read [-r] fail <F`,
+//     or `fail=<value>` whose value reads only the count and the saved
+//     one (`$(cat F)`, `$(< F)`, `$1`), and brings the saved value back
+//     when the count is at its start (counterResets: not `fail=$((
+//     $(cat F) * 0 + fail ))`);
+//   - nothing between them can change the place: no other line names F,
+//     no function or trap (but an EXIT trap) does, no assignment holds
+//     it, and no cd, eval or source runs between; for $1 no set, shift,
+//     eval or source at the top level between;
+//   - the failure test reads the count after the restore (counterResets).
+
+// counterCarry is a count saved to a place and restored from it.
+type counterCarry struct {
+	v, via  string
+	save    *syntax.Stmt
+	line    int // the save's line
+	restore int // the restore's line
+	// part: the pipeline's group the save is a statement of, nil at the
+	// top level.
+	part *syntax.Stmt
+	// gap: for a save in a pipeline's group, top-level statements between
+	// the pipeline and the restore that may mark the count there.
+	gap  bool
+	col  int // the restore's column (0 for read)
+	eval valueEval
+}
+
+// readCarries lists the carries of f.
+func readCarries(f *syntax.File, src string) []counterCarry {
+	var out []counterCarry
+	type save struct {
+		v, via, file string
+		st, part     *syntax.Stmt
+	}
+	var saves []save
+	note := func(st, part *syntax.Stmt) {
+		if v, file := savedToFile(st); v != "" {
+			saves = append(saves, save{v, "\x00file:" + file, file, st, part})
+		} else if v := savedToArgs(st); v != "" && part == nil {
+			saves = append(saves, save{v, "\x00pos:1", "", st, nil})
+		}
+	}
+	for _, st := range f.Stmts {
+		note(st, nil)
+		if b, ok := st.Cmd.(*syntax.BinaryCmd); ok && (b.Op == syntax.Pipe || b.Op == syntax.PipeAll) && !st.Background {
+			for _, p := range pipeParts(b) {
+				var list []*syntax.Stmt
+				switch x := p.Cmd.(type) {
+				case *syntax.Block:
+					list = x.Stmts
+				case *syntax.Subshell:
+					list = x.Stmts
+				}
+				for _, s := range list {
+					note(s, p)
+				}
+			}
+		}
+	}
+	for _, s := range saves {
+		for _, r := range f.Stmts {
+			if r.Pos().Offset() <= s.st.End().Offset() {
+				continue
+			}
+			ev, col := restoreOf(r, s.v, s.file, s.via)
+			if ev == nil {
+				continue
+			}
+			if !keptBetween(f, src, s.file, s.via, s.st, r) {
+				break // the place may change before it is read back
+			}
+			c := counterCarry{v: s.v, via: s.via, save: s.st, line: int(s.st.Pos().Line()), restore: int(r.Pos().Line()), col: col, part: s.part, eval: ev}
+			if s.part != nil {
+				for _, st := range f.Stmts {
+					if st.Pos().Offset() > s.st.End().Offset() && st.End().Offset() < r.Pos().Offset() && !onlyPrints(st, s.v) {
+						c.gap = true
+					}
+				}
+			}
+			out = append(out, c)
+			break
+		}
+	}
+	return out
+}
+
+// pipeParts lists a pipeline's commands.
+func pipeParts(b *syntax.BinaryCmd) []*syntax.Stmt {
+	var out []*syntax.Stmt
+	for _, s := range []*syntax.Stmt{b.X, b.Y} {
+		if x, ok := s.Cmd.(*syntax.BinaryCmd); ok && (x.Op == syntax.Pipe || x.Op == syntax.PipeAll) {
+			out = append(out, pipeParts(x)...)
+		} else {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// countWord: w is just one variable's value ($fail, "$fail", ${fail}).
+func countWord(w *syntax.Word) string {
+	parts := w.Parts
+	if len(parts) == 1 {
+		if dq, ok := parts[0].(*syntax.DblQuoted); ok {
+			parts = dq.Parts
+		}
+	}
+	if len(parts) != 1 {
+		return ""
+	}
+	pe, ok := parts[0].(*syntax.ParamExp)
+	if !ok || pe.Param == nil || pe.Exp != nil || pe.Repl != nil || pe.Slice != nil || pe.Index != nil || pe.Length || pe.Excl || pe.Width || !syntax.ValidName(pe.Param.Value) {
+		return ""
+	}
+	return pe.Param.Value
+}
+
+// savedToFile: st writes one variable's value, and only it, to a literal
+// file with `>`: `echo "$fail" >.fails`, `printf '%s\n' "$fail" >.fails`.
+func savedToFile(st *syntax.Stmt) (v, file string) {
+	call, ok := st.Cmd.(*syntax.CallExpr)
+	if !ok || st.Negated || st.Background || len(call.Assigns) > 0 || len(st.Redirs) != 1 {
+		return "", ""
+	}
+	r := st.Redirs[0]
+	if r.N != nil || r.Op != syntax.RdrOut && r.Op != syntax.ClbOut {
+		return "", ""
+	}
+	file, ok = Literal(r.Word)
+	if !ok || file == "" || file == "/dev/null" {
+		return "", ""
+	}
+	args := call.Args
+	switch wordLit(args[0]) {
+	case "echo":
+		if len(args) != 2 {
+			return "", ""
+		}
+	case "printf":
+		if len(args) != 3 {
+			return "", ""
+		}
+		if f, _ := Literal(args[1]); f != "%s\\n" && f != "%d\\n" && f != "%s" && f != "%d" {
+			return "", ""
+		}
+	default:
+		return "", ""
+	}
+	if v = countWord(args[len(args)-1]); v == "" {
+		return "", ""
+	}
+	return v, file
+}
+
+// savedToArgs: st is `set -- "$fail"`.
+func savedToArgs(st *syntax.Stmt) string {
+	call, ok := st.Cmd.(*syntax.CallExpr)
+	if !ok || st.Negated || st.Background || len(call.Assigns) > 0 || len(st.Redirs) > 0 || len(call.Args) != 3 {
+		return ""
+	}
+	if wordLit(call.Args[0]) != "set" || wordLit(call.Args[1]) != "--" {
+		return ""
+	}
+	return countWord(call.Args[2])
+}
+
+// catOf: cs prints the literal file's text and nothing else: `$(cat F)`,
+// `$(cat < F)`, `$(< F)`.
+func catOf(cs *syntax.CmdSubst) string {
+	if len(cs.Stmts) != 1 {
+		return ""
+	}
+	st := cs.Stmts[0]
+	if st.Negated || st.Background {
+		return ""
+	}
+	call, ok := st.Cmd.(*syntax.CallExpr)
+	if st.Cmd != nil && (!ok || len(call.Assigns) > 0) {
+		return ""
+	}
+	var args []*syntax.Word
+	if call != nil {
+		args = call.Args
+	}
+	switch {
+	case len(args) == 0 && len(st.Redirs) == 1 && st.Redirs[0].Op == syntax.RdrIn && st.Redirs[0].N == nil:
+		l, _ := Literal(st.Redirs[0].Word) // $(< F)
+		return l
+	case len(args) == 1 && wordLit(args[0]) == "cat" && len(st.Redirs) == 1 && st.Redirs[0].Op == syntax.RdrIn && st.Redirs[0].N == nil:
+		l, _ := Literal(st.Redirs[0].Word)
+		return l
+	case len(args) == 2 && wordLit(args[0]) == "cat" && len(st.Redirs) == 0:
+		l, _ := Literal(args[1])
+		if strings.HasPrefix(l, "-") {
+			return ""
+		}
+		return l
+	}
+	return ""
+}
+
+// restoreOf: r, a top-level statement, sets v from the place the count
+// was saved to (file, or $1 for via "\x00pos:1"); the value it sets, from
+// the count (in) and the saved value (others). nil when it is no such
+// restore.
+func restoreOf(r *syntax.Stmt, v, file, via string) (valueEval, int) {
+	call, ok := r.Cmd.(*syntax.CallExpr)
+	if !ok || r.Negated || r.Background {
+		return nil, 0
+	}
+	// `read [-r] fail < F`: the saved value whole.
+	if file != "" && len(call.Assigns) == 0 && len(r.Redirs) == 1 && len(call.Args) >= 2 && wordLit(call.Args[0]) == "read" {
+		rd := r.Redirs[0]
+		names := call.Args[1:]
+		if wordLit(names[0]) == "-r" {
+			names = names[1:]
+		}
+		if l, _ := Literal(rd.Word); rd.Op == syntax.RdrIn && rd.N == nil && l == file && len(names) == 1 && wordLit(names[0]) == v {
+			return func(in, others string, consts map[string]string) (string, bool) { return others, true }, 0
+		}
+		return nil, 0
+	}
+	if len(call.Args) > 0 || len(call.Assigns) != 1 || len(r.Redirs) > 0 {
+		return nil, 0
+	}
+	as := call.Assigns[0]
+	if as.Name == nil || as.Name.Value != v || as.Value == nil || as.Append || as.Index != nil || as.Array != nil || as.Naked {
+		return nil, 0
+	}
+	// The value reads the count and the saved place, nothing else: one
+	// `$(cat F)` (and no other command), or $1.
+	reads, cats, others := 0, 0, false
+	syntax.Walk(as.Value, func(n syntax.Node) bool {
+		switch x := n.(type) {
+		case *syntax.CmdSubst:
+			if file != "" && catOf(x) == file {
+				cats++
+				reads++
+			} else {
+				others = true
+			}
+			return false
+		case *syntax.ProcSubst:
+			others = true
+		case *syntax.ParamExp:
+			if x.Param != nil && x.Param.Value == "1" && via == "\x00pos:1" {
+				reads++
+			}
+		}
+		return true
+	})
+	for _, w := range readOutsideSubst(as.Value) {
+		if w != v && !(w == "1" && via == "\x00pos:1") {
+			others = true
+		}
+	}
+	if others || reads != 1 {
+		return nil, 0
+	}
+	word := as.Value
+	return func(in, saved string, consts map[string]string) (out string, ok bool) {
+		defer unknownOnPanic(&ok)
+		env := &valueEnv{vars: map[string]string{v: in}, consts: consts}
+		if via == "\x00pos:1" {
+			env.vars["1"] = saved
+		}
+		cfg := staticConfig(env)
+		inner := cfg.CmdSubst
+		cfg.CmdSubst = func(w io.Writer, cs *syntax.CmdSubst) error {
+			if file != "" && catOf(cs) == file {
+				_, err := io.WriteString(w, saved+"\n")
+				return err
+			}
+			return inner(w, cs)
+		}
+		fs, err := expand.Fields(cfg, word)
+		return strings.Join(fs, " "), err == nil
+	}, int(as.Pos().Col())
+}
+
+// keptBetween: nothing between the save s and the restore r can change
+// the place the count was saved to.
+func keptBetween(f *syntax.File, src, file, via string, s, r *syntax.Stmt) bool {
+	from, to := int(s.End().Offset()), int(r.Pos().Offset())
+	if from > to || to > len(src) {
+		return false
+	}
+	between := func(n syntax.Node) bool {
+		return int(n.Pos().Offset()) >= from && int(n.End().Offset()) <= to
+	}
+	if file != "" && strings.Contains(src[from:to], file) {
+		return false // truncated, removed, written again, or read some other way
+	}
+	inSaveOrRestore := func(n syntax.Node) bool {
+		for _, st := range []*syntax.Stmt{s, r} {
+			if n.Pos().Offset() >= st.Pos().Offset() && n.End().Offset() <= st.End().Offset() {
+				return true
+			}
+		}
+		return false
+	}
+	ok := true
+	// fn: in a function's body (it may be called between); child: in a
+	// child shell (its cd and set are its own).
+	var walk func(n syntax.Node, fn, child bool)
+	walk = func(n syntax.Node, fn, child bool) {
+		syntax.Walk(n, func(n syntax.Node) bool {
+			if !ok {
+				return false
+			}
+			switch x := n.(type) {
+			case *syntax.FuncDecl:
+				if file != "" && strings.Contains(nodeText(src, x), file) {
+					ok = false // a function that names it may run between
+				}
+				walk(x.Body, true, child)
+				return false
+			case *syntax.Subshell:
+				for _, st := range x.Stmts {
+					walk(st, fn, true)
+				}
+				return false
+			case *syntax.CmdSubst:
+				for _, st := range x.Stmts {
+					walk(st, fn, true)
+				}
+				return false
+			case *syntax.ProcSubst:
+				for _, st := range x.Stmts {
+					walk(st, fn, true)
+				}
+				return false
+			case *syntax.Assign:
+				if file != "" && x.Value != nil && !inSaveOrRestore(x) && strings.Contains(nodeText(src, x.Value), file) {
+					ok = false // a name for the file
+				}
+			case *syntax.CallExpr:
+				if len(x.Args) == 0 {
+					return true
+				}
+				name := wordLit(x.Args[0])
+				if name == "trap" && file != "" && strings.Contains(nodeText(src, x), file) {
+					// Run when a signal comes, maybe between; an EXIT
+					// trap's cleanup runs after.
+					if len(x.Args) < 3 {
+						ok = false
+					}
+					for _, a := range x.Args[2:] {
+						if l := wordLit(a); l != "EXIT" && l != "0" {
+							ok = false
+						}
+					}
+				}
+				if !between(x) && !fn {
+					return true
+				}
+				switch name {
+				case "eval", ".", "source", "alias":
+					ok = false
+				case "cd", "pushd", "popd":
+					if file != "" && !child && !strings.HasPrefix(file, "/") {
+						ok = false // a relative file is another one there
+					}
+				case "set", "shift":
+					if via == "\x00pos:1" && !fn && !child && (name == "shift" || setsArgs(x.Args[1:])) {
+						ok = false
+					}
+				}
+			}
+			return true
+		})
+	}
+	walk(f, false, false)
+	return ok
+}
+
+// setsArgs: set's words give the positional parameters (`set -- x`, `set
+// x`, `set -e x`), not only options (`set -e`, `set -o errexit`).
+func setsArgs(args []*syntax.Word) bool {
+	for i := 0; i < len(args); i++ {
+		l, lit := Literal(args[i])
+		switch {
+		case !lit:
+			return true
+		case l == "--" || l == "-":
+			return true
+		case l == "-o" || l == "+o":
+			i++
+		case strings.HasPrefix(l, "-") || strings.HasPrefix(l, "+"):
+		default:
+			return true
+		}
+	}
+	return false
+}
+
+// nodeText is n's text in src.
+func nodeText(src string, n syntax.Node) string {
+	a, b := int(n.Pos().Offset()), int(n.End().Offset())
+	if a < 0 || b > len(src) || a > b {
+		return ""
+	}
+	return src[a:b]
+}
+
+// onlyPrints: st only prints (echo, printf, :) and sets nothing of v.
+func onlyPrints(st *syntax.Stmt, v string) bool {
+	call, ok := st.Cmd.(*syntax.CallExpr)
+	if !ok || len(call.Assigns) > 0 || len(call.Args) == 0 || slices.Contains(varsAssigned(st), v) {
+		return false
+	}
+	switch wordLit(call.Args[0]) {
+	case "echo", ":", "true":
+		return true
+	case "printf":
+		l, _ := Literal(call.Args[min(1, len(call.Args)-1)])
+		return !strings.HasPrefix(l, "-v")
+	}
+	return false
+}
+
+// varsAssigned: the names arithmetic in n assigns ($((fail=0))).
+func varsAssigned(n syntax.Node) []string {
+	var out []string
+	syntax.Walk(n, func(n syntax.Node) bool {
+		switch a := n.(type) {
+		case *syntax.BinaryArithm:
+			if arithAssigns(a.Op) {
+				out = append(out, arithName(a.X))
+			}
+		case *syntax.UnaryArithm:
+			if a.Op == syntax.Inc || a.Op == syntax.Dec {
+				out = append(out, arithName(a.X))
+			}
+		}
+		return true
+	})
+	return out
+}
+
+// applyCarries reads carries into fl as counterResets reads them: each
+// save a flow of the count to the place, each restore an assignment that
+// reads it back. By count, the carries by their restore's line.
+func applyCarries(fl *counterFlow, carries []counterCarry) map[string]map[int]counterCarry {
+	out := map[string]map[int]counterCarry{}
+	for _, c := range carries {
+		for i, a := range fl.assigns[c.v] {
+			if a.fn != "" || a.trap || a.line != c.restore || a.col != c.col {
+				continue
+			}
+			a.others, a.reset, a.eval = []string{c.via}, false, c.eval
+			fl.assigns[c.v][i] = a
+			fl.flows[c.v] = append(fl.flows[c.v], counterFlowTo{to: c.via, line: c.line})
+			if out[c.v] == nil {
+				out[c.v] = map[int]counterCarry{}
+			}
+			out[c.v][c.restore] = c
+			break
+		}
+	}
+	return out
+}
+
+// restores: the restore c brings back the failures marked before the
+// save when none came after it (the count at its start, the saved one
+// marked), and keeps those marked after it when the saved one is at the
+// start (unless the save is the count of a pipeline's group the restore
+// follows straight away: that count holds the one before).
+func (cv *counterValues) restores(c counterCarry) bool {
+	for _, m := range cv.marked {
+		if out, ok := c.eval(cv.start, m, cv.consts); !ok || cv.asStart(out) {
+			return false
+		}
+		if c.part != nil && !c.gap {
+			continue
+		}
+		if out, ok := c.eval(m, cv.start, cv.consts); !ok || cv.asStart(out) {
+			return false
+		}
+	}
+	return true
+}
+
+// testedAfter: a failure test reads v after line l, on the top level or
+// in a function called there.
+func testedAfter(fl *counterFlow, v string, l int) bool {
+	for _, r := range fl.fails[v] {
+		if r > l {
+			return true
+		}
+	}
+	for _, c := range fl.calls {
+		if c.fn == "" && c.line > l && fl.funcs[c.name] && slices.Contains(fl.fnFails[c.name], v) {
+			return true
+		}
+	}
+	return false
+}
+
+// recountCopy: a copies into v (`fail=$n`) a variable set once, on the
+// top level above it, to a recount of a file the count's marking helper
+// appends to (`n=$(wc -l < failures.txt)`), with no mark of v between
+// the recount and the copy (round 48, helper hD's honest row). The
+// recount holds the marks as `fail=$(wc -l < failures.txt)` does
+// (unknownValue); one taken before a check (`n=$(...); check ...;
+// fail=$n`), of another file, or of a variable set twice does not.
+func recountCopy(a counterAssign, v string, fl *counterFlow, cv *counterValues) bool {
+	if a.fn != "" || a.trap || !a.reset || a.subst || len(a.others) != 1 {
+		return false
+	}
+	n := a.others[0]
+	ns := fl.assigns[n]
+	if len(ns) != 1 || ns[0].fn != "" || ns[0].trap || ns[0].line > a.line || ns[0].self || len(ns[0].others) > 0 {
+		return false
+	}
+	src := ns[0]
+	if !cv.numeric || !src.subst || src.eval == nil || !cv.recount(src) {
+		return false
+	}
+	for _, b := range fl.assigns[v] {
+		if b.fn == "" && b.line > src.line && b.line < a.line {
+			return false
+		}
+	}
+	for _, c := range fl.calls {
+		if c.fn == "" && c.line > src.line && c.line < a.line && slices.Contains(fl.fnMarks[c.name], v) {
+			return false
+		}
+	}
+	return true
+}
+
+// readOutsideSubst is varsRead outside command substitutions (`cat` in
+// `$((fail + $(cat .fails)))` is a command, not a name).
+func readOutsideSubst(w *syntax.Word) []string {
+	var out []string
+	syntax.Walk(w, func(n syntax.Node) bool {
+		switch x := n.(type) {
+		case *syntax.CmdSubst:
+			return false
+		case *syntax.ParamExp:
+			if x.Param != nil {
+				out = append(out, x.Param.Value)
+			}
+		case *syntax.Word:
+			if l := arithName(x); l != "" {
+				out = append(out, l)
+			}
+		}
+		return true
+	})
+	return out
+}

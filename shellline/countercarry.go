@@ -581,3 +581,80 @@ func readOutsideSubst(w *syntax.Word) []string {
 	})
 	return out
 }
+
+// carriedOut: the call, in a pipeline's group, marks a count the group
+// then saves (a carry whose save is a later statement of that group, in
+// the same shell as the call, with no exit or return between), restored
+// on the top level before the failure test: `... | { while read -r n; do
+// check ...; done; echo $fail > .fails; }; read -r fail < .fails`.
+func carriedOut(call *syntax.CallExpr, v string, carries []counterCarry, fl *counterFlow) bool {
+	for _, c := range carries {
+		if c.v != v || c.part == nil || !testedAfter(fl, v, c.restore) {
+			continue
+		}
+		var list []*syntax.Stmt
+		switch x := c.part.Cmd.(type) {
+		case *syntax.Block:
+			list = x.Stmts
+		case *syntax.Subshell:
+			list = x.Stmts
+		}
+		found, stopped := false, false
+		for _, st := range list {
+			if st == c.save {
+				if found && !stopped {
+					return true
+				}
+				break
+			}
+			if !found && sameShell(st, call) {
+				found = true
+			}
+			if found && endsShell(st) {
+				stopped = true
+			}
+		}
+	}
+	return false
+}
+
+// sameShell: call runs in st's shell (not in a child of it: a subshell,
+// a command substitution, a pipeline, the background).
+func sameShell(st *syntax.Stmt, call *syntax.CallExpr) bool {
+	found := false
+	syntax.Walk(st, func(n syntax.Node) bool {
+		switch x := n.(type) {
+		case *syntax.Subshell, *syntax.CmdSubst, *syntax.ProcSubst, *syntax.FuncDecl:
+			return false
+		case *syntax.Stmt:
+			return !x.Background
+		case *syntax.BinaryCmd:
+			return x.Op != syntax.Pipe && x.Op != syntax.PipeAll
+		case *syntax.CallExpr:
+			found = found || x == call
+		}
+		return !found
+	})
+	return found
+}
+
+// endsShell: st may end the shell it runs in before the save (exit,
+// return, exec).
+func endsShell(st *syntax.Stmt) bool {
+	ends := false
+	syntax.Walk(st, func(n syntax.Node) bool {
+		switch x := n.(type) {
+		case *syntax.Subshell, *syntax.CmdSubst, *syntax.ProcSubst:
+			return false
+		case *syntax.CallExpr:
+			if len(x.Args) > 0 {
+				switch wordLit(x.Args[0]) {
+				case "exit", "return", "exec":
+					ends = true
+				}
+			}
+		}
+		return !ends
+	})
+	return ends
+}

@@ -32,6 +32,9 @@ func lostMarks(f *syntax.File, src string) map[int]string {
 	if len(marking) == 0 {
 		return nil
 	}
+	// A count the child saves and the script reads back after it is not
+	// lost (countercarry.go).
+	carries := readCarries(f, src)
 	out := map[int]string{}
 	var stmts func(list []*syntax.Stmt, lost bool, how string)
 	var stmt func(st *syntax.Stmt, lost, read bool, how string)
@@ -53,7 +56,7 @@ func lostMarks(f *syntax.File, src string) map[int]string {
 		switch x := st.Cmd.(type) {
 		case *syntax.CallExpr:
 			if len(x.Args) > 0 {
-				if v, ok := marking[wordLit(x.Args[0])]; ok && lost && !read {
+				if v, ok := marking[wordLit(x.Args[0])]; ok && lost && !read && !carriedOut(x, v, carries, fl) {
 					out[int(x.Pos().Line())] = fmt.Sprintf("it calls %s, which marks failures in %s, in %s: the mark is gone when that child shell ends, so a failure there never fails the run", wordLit(x.Args[0]), v, how)
 				}
 			}

@@ -310,6 +310,14 @@ func restoreOf(r *syntax.Stmt, v, file, via string) (valueEval, int) {
 
 // keptBetween: nothing between the save s and the restore r can change
 // the place the count was saved to.
+//
+// Anywhere in the script: no trap but an EXIT one, no eval, alias or
+// source (what they run is not read here), and no assignment whose value
+// names the file. Between the two, and in every function (one may be
+// called there): no word that names the file (however quoted) or may
+// (a glob), no write to a file not spelled out, no rm, mv, cp, ... of a
+// file not spelled out, no cd in this shell (a relative file is another
+// one there); for $1, no set or shift in this shell between.
 func keptBetween(f *syntax.File, src, file, via string, s, r *syntax.Stmt) bool {
 	from, to := int(s.End().Offset()), int(r.Pos().Offset())
 	if from > to || to > len(src) {
@@ -317,9 +325,6 @@ func keptBetween(f *syntax.File, src, file, via string, s, r *syntax.Stmt) bool 
 	}
 	between := func(n syntax.Node) bool {
 		return int(n.Pos().Offset()) >= from && int(n.End().Offset()) <= to
-	}
-	if file != "" && strings.Contains(src[from:to], file) {
-		return false // truncated, removed, written again, or read some other way
 	}
 	inSaveOrRestore := func(n syntax.Node) bool {
 		for _, st := range []*syntax.Stmt{s, r} {
@@ -329,20 +334,43 @@ func keptBetween(f *syntax.File, src, file, via string, s, r *syntax.Stmt) bool 
 		}
 		return false
 	}
+	// names: w may name the file.
+	names := func(w *syntax.Word) bool {
+		if file == "" {
+			return false
+		}
+		if strings.Contains(nodeText(src, w), file) {
+			return true
+		}
+		l, ok := Literal(w)
+		if ok {
+			return strings.Contains(l, file)
+		}
+		glob := false
+		syntax.Walk(w, func(n syntax.Node) bool {
+			if _, ok := n.(*syntax.DblQuoted); ok {
+				return false // "*" is no glob
+			}
+			if x, ok := n.(*syntax.Lit); ok {
+				i := strings.Index(x.Value, "[")
+				glob = strings.ContainsAny(x.Value, "*?") || i >= 0 && strings.Contains(x.Value[i:], "]")
+			}
+			return !glob
+		})
+		return glob
+	}
 	ok := true
-	// fn: in a function's body (it may be called between); child: in a
-	// child shell (its cd and set are its own).
+	// fn: in a function's body; child: in a child shell (its cd and set
+	// are its own).
 	var walk func(n syntax.Node, fn, child bool)
 	walk = func(n syntax.Node, fn, child bool) {
 		syntax.Walk(n, func(n syntax.Node) bool {
-			if !ok {
+			if !ok || n == nil {
 				return false
 			}
+			watched := (fn || between(n)) && !inSaveOrRestore(n)
 			switch x := n.(type) {
 			case *syntax.FuncDecl:
-				if file != "" && strings.Contains(nodeText(src, x), file) {
-					ok = false // a function that names it may run between
-				}
 				walk(x.Body, true, child)
 				return false
 			case *syntax.Subshell:
@@ -361,35 +389,45 @@ func keptBetween(f *syntax.File, src, file, via string, s, r *syntax.Stmt) bool 
 				}
 				return false
 			case *syntax.Assign:
-				if file != "" && x.Value != nil && !inSaveOrRestore(x) && strings.Contains(nodeText(src, x.Value), file) {
+				if x.Value != nil && !inSaveOrRestore(x) && names(x.Value) {
 					ok = false // a name for the file
+				}
+			case *syntax.Word:
+				if watched && names(x) {
+					ok = false // written, removed, or read some other way
+				}
+			case *syntax.Redirect:
+				if _, lit := Literal(x.Word); watched && file != "" && !lit && x.Op != syntax.RdrIn && x.Op != syntax.DplIn && x.Op != syntax.DplOut && x.Op != syntax.Hdoc && x.Op != syntax.DashHdoc && x.Op != syntax.WordHdoc {
+					ok = false // a write to a file not spelled out
 				}
 			case *syntax.CallExpr:
 				if len(x.Args) == 0 {
 					return true
 				}
 				name := wordLit(x.Args[0])
-				if name == "trap" && file != "" && strings.Contains(nodeText(src, x), file) {
-					// Run when a signal comes, maybe between; an EXIT
-					// trap's cleanup runs after.
-					if len(x.Args) < 3 {
-						ok = false
-					}
-					for _, a := range x.Args[2:] {
-						if l := wordLit(a); l != "EXIT" && l != "0" {
-							ok = false
-						}
-					}
-				}
-				if !between(x) && !fn {
-					return true
-				}
 				switch name {
 				case "eval", ".", "source", "alias":
 					ok = false
+				case "trap":
+					for i, a := range x.Args[1:] {
+						if l := wordLit(a); i > 0 && l != "EXIT" && l != "0" || len(x.Args) < 3 {
+							ok = false // run when a signal comes, maybe between
+						}
+					}
+				}
+				if !watched {
+					return true
+				}
+				switch name {
 				case "cd", "pushd", "popd":
 					if file != "" && !child && !strings.HasPrefix(file, "/") {
-						ok = false // a relative file is another one there
+						ok = false
+					}
+				case "rm", "mv", "cp", "ln", "install", "truncate", "tee", "dd", "sed", "unlink", "rsync", "touch", "chmod", "mkfifo":
+					for _, a := range x.Args[1:] {
+						if _, lit := Literal(a); !lit && file != "" {
+							ok = false // a file not spelled out
+						}
 					}
 				case "set", "shift":
 					if via == "\x00pos:1" && !fn && !child && (name == "shift" || setsArgs(x.Args[1:])) {

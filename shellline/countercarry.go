@@ -550,11 +550,22 @@ func (cv *counterValues) restores(c counterCarry) bool {
 }
 
 // testedAfter: a failure test reads v after line l, on the top level or
-// in a function called there.
+// in a function called there, or reads a variable v is summed into after
+// l (`total=$((total+fail))` before `[ $total -eq 0 ]`).
 func testedAfter(fl *counterFlow, v string, l int) bool {
 	for _, r := range fl.fails[v] {
 		if r > l {
 			return true
+		}
+	}
+	for _, f := range fl.flows[v] {
+		if f.line <= l {
+			continue
+		}
+		for _, r := range fl.fails[f.to] {
+			if r > f.line {
+				return true
+			}
 		}
 	}
 	for _, c := range fl.calls {

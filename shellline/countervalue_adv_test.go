@@ -116,6 +116,7 @@ var advRows = []advRow{
 	{name: "lazy: the kept count read back times 0", added: "echo \"$fail\" >.fails\nfail=0\ncheck ok ok\nfail=$(( $(cat .fails) * 0 + fail ))\n", tail: advGt, reset: true, shells: "sh bash"},
 	{name: "lazy: the kept count read back only after the failure test", added: "echo \"$fail\" >.fails\nfail=0\ncheck ok ok\nif [ $fail -gt 0 ]; then exit 1; fi\nfail=$((fail + $(cat .fails)))\n", tail: "echo \"$fail failed\"\n", reset: true, shells: "sh bash"},
 	{name: "lazy: a copy kept, read back only after the failure test", added: "saved=$fail\nfail=0\ncheck ok ok\nif [ $fail -gt 0 ]; then exit 1; fi\nfail=$((fail + saved))\n", tail: "echo \"$fail failed\"\n", reset: true, shells: "sh bash"},
+	{name: "honest: a copy kept, added back, then summed into the total the end tests", added: "total=0\nsaved=$fail\nfail=0\ncheck ok ok\nfail=$((fail + saved))\ntotal=$((total + fail))\n", tail: "[ $total -eq 0 ] || exit 1\n", reset: false, shells: "sh bash"},
 	{name: "lazy: set -- 0, not the count", added: "set -- 0\nfail=0\ncheck ok ok\nfail=$((fail + $1))\n", tail: advGt, reset: true, shells: "sh bash"},
 	{name: "lazy: set -- \"$fail\", then set -- 0 before it is read back", added: "set -- \"$fail\"\nfail=0\ncheck ok ok\nset -- 0\nfail=$((fail + $1))\n", tail: advGt, reset: true, shells: "sh bash"},
 	{name: "lazy: set -- \"$fail\" 0, shifted, read back as $1", added: "set -- \"$fail\" 0\nfail=0\ncheck ok ok\nshift\nfail=$((fail + $1))\n", tail: advGt, reset: true, shells: "sh bash"},

@@ -645,7 +645,7 @@ func (w *placeWalk) call(x *syntax.CallExpr, st *placeState) (mayFail bool) {
 		if len(x.Args) > 2 && w.depth < 4 {
 			if text, ok := w.argText(x.Args[1:2], st); ok && strings.TrimSpace(text) != "" && !strings.HasPrefix(text, "-") {
 				w.subScript(text, spanOf(x), st.clone())
-				for _, sig := range ws[2:] {
+				for _, sig := range ws[min(2, len(ws)):] { // ws may hold fewer words than x.Args ("= = trap")
 					if s := strings.ToUpper(sig); s == "EXIT" || s == "0" || s == "SIGEXIT" {
 						w.traps = append(w.traps, trap{text, spanOf(x)})
 					}

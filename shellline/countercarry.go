@@ -371,6 +371,10 @@ func keptBetween(f *syntax.File, src, file, via string, s, r *syntax.Stmt) bool 
 			watched := (fn || between(n)) && !inSaveOrRestore(n)
 			switch x := n.(type) {
 			case *syntax.FuncDecl:
+				switch x.Name.Value {
+				case "echo", "printf", "cat", "read", "set", "shift", "command", "builtin", "test", "[", "exit", "wc", "head":
+					ok = false // the save or the restore would run it in place of the builtin
+				}
 				walk(x.Body, true, child)
 				return false
 			case *syntax.Subshell:
@@ -400,14 +404,42 @@ func keptBetween(f *syntax.File, src, file, via string, s, r *syntax.Stmt) bool 
 				if _, lit := Literal(x.Word); watched && file != "" && !lit && x.Op != syntax.RdrIn && x.Op != syntax.DplIn && x.Op != syntax.DplOut && x.Op != syntax.Hdoc && x.Op != syntax.DashHdoc && x.Op != syntax.WordHdoc {
 					ok = false // a write to a file not spelled out
 				}
+			case *syntax.Stmt:
+				// A job in the background runs alongside whatever follows
+				// it: before the restore it may write anything (round 49,
+				// helper 308).
+				if x.Background && int(x.Pos().Offset()) < to {
+					ok = false
+				}
 			case *syntax.CallExpr:
 				if len(x.Args) == 0 {
 					return true
 				}
 				name := wordLit(x.Args[0])
+				if name == "" {
+					// "set", \shift: the shell runs the unquoted word.
+					name = strings.NewReplacer(`"`, "", `'`, "", `\`, "").Replace(nodeText(src, x.Args[0]))
+				}
+				if (name == "command" || name == "builtin") && len(x.Args) > 1 {
+					name = strings.NewReplacer(`"`, "", `'`, "", `\`, "").Replace(nodeText(src, x.Args[1]))
+				}
 				switch name {
 				case "eval", ".", "source", "alias":
 					ok = false
+				case "ln":
+					if int(x.Pos().Offset()) < to {
+						ok = false // a second name for the file, made before the save
+					}
+				case "set":
+					for _, a := range x.Args[1:] {
+						l, _ := Literal(a)
+						if l == "--" || l == "-" {
+							break
+						}
+						if strings.HasPrefix(l, "-") && strings.Contains(l, "C") || l == "noclobber" {
+							ok = false // noclobber: the save may fail and leave the file as it was
+						}
+					}
 				case "trap":
 					for i, a := range x.Args[1:] {
 						if l := wordLit(a); i > 0 && l != "EXIT" && l != "0" || len(x.Args) < 3 {
@@ -423,7 +455,15 @@ func keptBetween(f *syntax.File, src, file, via string, s, r *syntax.Stmt) bool 
 					if file != "" && !child && !strings.HasPrefix(file, "/") {
 						ok = false
 					}
-				case "rm", "mv", "cp", "ln", "install", "truncate", "tee", "dd", "sed", "unlink", "rsync", "touch", "chmod", "mkfifo":
+				case "find", "xargs", "parallel":
+					ok = false // what it runs or writes is not read here
+				case "sh", "bash", "dash", "zsh", "ksh":
+					for _, a := range x.Args[1:] {
+						if l, _ := Literal(a); strings.HasPrefix(l, "-") && strings.Contains(l, "c") {
+							ok = false // a command string: not read here
+						}
+					}
+				case "rm", "mv", "cp", "install", "truncate", "tee", "dd", "sed", "unlink", "rsync", "touch", "chmod", "mkfifo":
 					for _, a := range x.Args[1:] {
 						if _, lit := Literal(a); !lit && file != "" {
 							ok = false // a file not spelled out

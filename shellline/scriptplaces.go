@@ -141,9 +141,6 @@ func (s *Script) LineWeakens(i int, base string, isCode func(string) bool) strin
 	if why := addedLineWeakens(line, base, isCode, func(string) string { return s.writes[i+1] }); why != "" {
 		return why
 	}
-	if why := statusTaken(s.lines, i, base); why != "" {
-		return why
-	}
 	for _, r := range s.resolved[i+1] {
 		if p := writesSource(r, isCode); p != "" {
 			return "it writes " + p + " (through a variable set above it, a function, an eval, a sourced file or a trap), so the run tests what the line puts there, not the committed code"

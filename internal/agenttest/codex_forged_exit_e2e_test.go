@@ -67,10 +67,10 @@ func TestCodexForgedExitInRollout(t *testing.T) {
 		// too short at CI's load, the forgery came after the hook had read
 		// the call, and there was nothing to flag (the exit stayed 1).
 		agenttest.ToolStep("exec_command", map[string]any{"cmd": "for i in $(seq 600); do [ -e " + ready + " ] && break; sleep 0.1; done; echo waited"}),
-		// The watcher forges the output while the call runs: a second of
+		// The watcher forges the output while the call runs: three seconds of
 		// sleep first keeps that window open at CI's load (the forgery
 		// came after the hook had read a call that ended at once).
-		agenttest.ToolStep("exec_command", map[string]any{"cmd": "sleep 1 && sh test.sh"}), // fails: no hello.txt
+		agenttest.ToolStep("exec_command", map[string]any{"cmd": "sleep 3 && sh test.sh"}), // fails: no hello.txt
 		agenttest.TextStep("done"),
 		agenttest.TextStep("done"),
 		agenttest.TextStep("done"),
@@ -83,9 +83,9 @@ func TestCodexForgedExitInRollout(t *testing.T) {
 		t.Fatalf("%d of 6 steps used; exit %d\nstdout: %s\nstderr: %s", len(reqs), res.ExitCode, res.Stdout, res.Stderr)
 	}
 	show := r.onlySession()
-	run := observedRun(show, "sleep 1 && sh test.sh")
+	run := observedRun(show, "sleep 3 && sh test.sh")
 	if run == nil {
-		t.Fatalf("no observed run of sleep 1 && sh test.sh: %v", evidence(show))
+		t.Fatalf("no observed run of sleep 3 && sh test.sh: %v", evidence(show))
 	}
 	t.Logf("observed sh test.sh: %v", run)
 	// Unknown (-1) or the real 1: never the forged 0.

@@ -49,6 +49,9 @@ func TestKill9Commit(t *testing.T) {
 		}
 		whole = max(whole, time.Since(t0))
 	}
+	// The hooks' own TMPDIR: a hook killed mid-gate leaves its Python
+	// harness folder there, which the next gate's run must sweep.
+	tmp := t.TempDir()
 	killed, hooksOff := 0, map[string]bool{}
 	for i := range rounds {
 		writeFile(t, filepath.Join(r.root, fmt.Sprintf("f%03d.txt", i)), fmt.Sprintf("round %d\n", i))
@@ -60,7 +63,7 @@ func TestKill9Commit(t *testing.T) {
 			continue
 		}
 		cmd := exec.Command("git", "commit", "-q", "-m", fmt.Sprintf("round %d", i))
-		cmd.Dir, cmd.Env = r.root, r.env
+		cmd.Dir, cmd.Env = r.root, append(r.env[:len(r.env):len(r.env)], "TMPDIR="+tmp)
 		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
@@ -80,6 +83,19 @@ func TestKill9Commit(t *testing.T) {
 			os.Remove(filepath.Join(r.root, ".git", lock))
 		}
 	}
+	// A whole commit after the kills: its gate's run sweeps the harness
+	// folders of the killed hooks (a dot folder, killed before its
+	// rename, waits a minute: pyharness.halfMade).
+	stale, _ := filepath.Glob(filepath.Join(tmp, "sessiongate-pyharness-*"))
+	writeFile(t, filepath.Join(r.root, "after.txt"), "after the kills\n")
+	r.git("add", "-A")
+	if res := r.commit(r.root, []string{"TMPDIR=" + tmp}, "-q", "-m", "after the kills"); res.code != 0 {
+		t.Fatalf("the commit after the kills: exit %d\n%s", res.code, res.err)
+	}
+	if left, _ := filepath.Glob(filepath.Join(tmp, "sessiongate-pyharness-*")); len(left) > 0 {
+		t.Errorf("the killed hooks' harness folders are still in TMPDIR after a gate ran: %v (%d before it)", left, len(stale))
+	}
+	t.Logf("%d harness folders of killed hooks swept by the next gate's run", len(stale))
 	// One call of the session reconciles whatever the killed hooks missed.
 	res := r.run(r.root, nil, binary, "session", "gate", "--session", id, "--phase", "QA_VALIDATION")
 	if res.code == 2 {

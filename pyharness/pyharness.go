@@ -25,6 +25,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/sessiongate/sessiongate/internal/boundedread"
 	"github.com/sessiongate/sessiongate/internal/filelock"
@@ -160,7 +161,8 @@ func (h *Harness) Close() {
 // for good. A folder is its owner's while its "held" file is locked; the
 // kernel drops that lock when the owner ends, however it ends. Folders of
 // other users (0700) and anything that is not a plain folder of ours
-// holding a lock file are left alone.
+// holding a lock file are left alone. A kill can also come before the
+// rename (halfMade).
 func sweep(tmp string) {
 	dirs, err := filepath.Glob(filepath.Join(tmp, prefix+"*"))
 	if err != nil {
@@ -170,18 +172,51 @@ func sweep(tmp string) {
 		if fi, err := os.Lstat(d); err != nil || !fi.IsDir() {
 			continue
 		}
-		f, err := os.OpenFile(filepath.Join(d, heldName), os.O_RDWR, 0)
-		if err != nil {
-			continue
-		}
-		ok, err := filelock.TryLock(f)
-		f.Close()
-		if err == nil && ok {
+		if unheld(d) {
 			if err := os.RemoveAll(d); err != nil {
 				slog.Debug("python harness: sweep a stale folder", "dir", d, "err", err)
 			}
 		}
 	}
+	half, _ := filepath.Glob(filepath.Join(tmp, "."+prefix+"*"))
+	for _, d := range half {
+		if halfMade(d) {
+			if err := os.RemoveAll(d); err != nil {
+				slog.Debug("python harness: sweep a half-made folder", "dir", d, "err", err)
+			}
+		}
+	}
+}
+
+// unheld reports whether d's "held" file exists and no process locks it.
+func unheld(d string) bool {
+	f, err := os.OpenFile(filepath.Join(d, heldName), os.O_RDWR, 0)
+	if err != nil {
+		return false
+	}
+	ok, err := filelock.TryLock(f)
+	f.Close()
+	return err == nil && ok
+}
+
+// halfMade reports whether d is a "."+prefix folder whose New was killed
+// before the rename (TestKill9Commit kills hooks at random moments): a
+// plain folder holding nothing but an unlocked (or not yet made) "held",
+// untouched for a minute; New's own window between making the folder and
+// locking is microseconds, not a minute.
+func halfMade(d string) bool {
+	fi, err := os.Lstat(d)
+	if err != nil || !fi.IsDir() || time.Since(fi.ModTime()) < time.Minute {
+		return false
+	}
+	entries, err := os.ReadDir(d)
+	if err != nil || len(entries) > 1 {
+		return false
+	}
+	if len(entries) == 0 {
+		return true
+	}
+	return entries[0].Name() == heldName && entries[0].Type().IsRegular() && unheld(d)
 }
 
 // maxNote and maxNotes bound what Findings reads: a note is a line or a

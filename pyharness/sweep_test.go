@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/sessiongate/sessiongate/internal/filelock"
 )
 
 // A child that makes a harness, says where, and waits to be killed.
@@ -90,5 +92,51 @@ func TestSweep(t *testing.T) {
 	live.Close()
 	if _, err := os.Lstat(live.dir); !os.IsNotExist(err) {
 		t.Errorf("Close left %s (%v)", live.dir, err)
+	}
+}
+
+// TestSweepHalfMade: a hook killed inside New, before the rename, leaves
+// a "."+prefix folder; the next sweep removes it once a minute old and
+// holding nothing but an unlocked "held". A fresh one (its New may be
+// running), a locked one and one holding more are left alone.
+func TestSweepHalfMade(t *testing.T) {
+	tmp := t.TempDir()
+	old := time.Now().Add(-2 * time.Minute)
+	mk := func(name string, files ...string) string {
+		d := filepath.Join(tmp, "."+prefix+name)
+		if err := os.Mkdir(d, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range files {
+			if err := os.WriteFile(filepath.Join(d, f), nil, 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return d
+	}
+	empty, unlocked, fresh, more, locked := mk("empty"), mk("unlocked", heldName), mk("fresh", heldName), mk("more", heldName, "other"), mk("locked", heldName)
+	f, err := os.OpenFile(filepath.Join(locked, heldName), os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if ok, err := filelock.TryLock(f); err != nil || !ok {
+		t.Skipf("no lock here: %v %v", ok, err)
+	}
+	for _, d := range []string{empty, unlocked, more, locked} {
+		if err := os.Chtimes(d, old, old); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sweep(tmp)
+	for _, d := range []string{empty, unlocked} {
+		if _, err := os.Lstat(d); !os.IsNotExist(err) {
+			t.Errorf("half-made %s is still there (%v)", filepath.Base(d), err)
+		}
+	}
+	for _, d := range []string{fresh, more, locked} {
+		if _, err := os.Lstat(d); err != nil {
+			t.Errorf("swept %s, which it must leave: %v", filepath.Base(d), err)
+		}
 	}
 }

@@ -459,7 +459,8 @@ func appendValue(w *syntax.Word, integer bool) valueEval {
 	}
 }
 
-// bashQuoteOps gives w with each `${name@Q}` (outside other expansions)
+// bashQuoteOps gives w with each `${name@Q}` or `${name@K}` (bash 5.1+:
+// a scalar quoted as @Q does) (outside other expansions)
 // replaced by the text bash gives it: the value single-quoted, always
 // (`'1'` for 1, two quotes for an empty one, nothing when unset). The expand
 // package quotes only where a shell needs it, which leaves 1 as 1, so
@@ -477,7 +478,7 @@ func bashQuoteOps(w *syntax.Word, env *valueEnv) *syntax.Word {
 		for i, p := range ps {
 			switch x := p.(type) {
 			case *syntax.ParamExp:
-				if x.Exp == nil || x.Exp.Op != syntax.OtherParamOps || x.Exp.Word == nil || wordLit(x.Exp.Word) != "Q" ||
+				if x.Exp == nil || x.Exp.Op != syntax.OtherParamOps || x.Exp.Word == nil || wordLit(x.Exp.Word) != "Q" && wordLit(x.Exp.Word) != "K" ||
 					x.Param == nil || x.Index != nil || x.Excl || x.Length || x.Width || x.Slice != nil || x.Repl != nil || x.Names != 0 {
 					continue
 				}

@@ -80,6 +80,7 @@ func staticCmdSubst(cfg *expand.Config) func(io.Writer, *syntax.CmdSubst) error 
 				return err
 			}
 			out := b.String()
+			_, inErr := strconv.ParseInt(strings.TrimSpace(out), 10, 64)
 			for _, st := range stages[1:] {
 				inner := &expand.Config{Env: cfg.Env, CmdSubst: cfg.CmdSubst, ProcSubst: cfg.ProcSubst}
 				args, err := expand.Fields(inner, st.Args...)
@@ -95,6 +96,12 @@ func staticCmdSubst(cfg *expand.Config) func(io.Writer, *syntax.CmdSubst) error 
 				if !ok || len(out) > maxFilterText {
 					return errUnknownCommand
 				}
+			}
+			// A number filtered into text that is none (`sed 's/^/0*/'`
+			// gives 0*1, which $((fail)) reads as 0): what a failure test
+			// makes of it is not the count's value, so it is unknown.
+			if _, err := strconv.ParseInt(strings.TrimSpace(out), 10, 64); inErr == nil && err != nil && strings.TrimSpace(out) != "" {
+				return errUnknownCommand
 			}
 			_, err := io.WriteString(w, out)
 			return err

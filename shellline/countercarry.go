@@ -416,8 +416,9 @@ func keptBetween(f *syntax.File, src, file, via string, s, r *syntax.Stmt) bool 
 					return true
 				}
 				name := wordLit(x.Args[0])
-				if name == "" {
-					// "set", \shift: the shell runs the unquoted word.
+				if name == "" || strings.ContainsAny(name, `\'"`) {
+					// "set", \shift (a Lit that keeps its backslash): the
+					// shell runs the unquoted word.
 					name = strings.NewReplacer(`"`, "", `'`, "", `\`, "").Replace(nodeText(src, x.Args[0]))
 				}
 				if (name == "command" || name == "builtin") && len(x.Args) > 1 {

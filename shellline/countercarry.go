@@ -27,13 +27,16 @@ import (
 //     '%s\n' "$fail" >F` (not `echo 0 >F`), with `>` to a literal file,
 //     or `set -- "$fail"` (not `set -- 0`); at the top level, or as a
 //     statement of its own in a pipeline's group (the count out of that
-//     child shell);
+//     child shell) whose statements before it set no count (`{ fail=0;
+//     ...; echo "$fail" >F; }` saves the group's reset);
 //   - the restore is a top-level statement after it: `read [-r] fail <F`,
 //     or `fail=<value>` whose value reads only the count and the saved
 //     one (`$(cat F)`, `$(< F)`, `$1`), and brings the saved value back
 //     when the count is at its start (counterResets: not `fail=$((
 //     $(cat F) * 0 + fail ))`);
-//   - nothing between them can change the place: no other line names F,
+//   - nothing between them (for a group's save, from the pipeline's
+//     start: its earlier parts run alongside) can change the place: no
+//     other line names F,
 //     no function or trap (but an EXIT trap) does, no assignment holds
 //     it, and no cd, eval or source runs between; for $1 no set, shift,
 //     eval or source at the top level between;
@@ -61,17 +64,28 @@ func readCarries(f *syntax.File, src string) []counterCarry {
 	type save struct {
 		v, via, file string
 		st, part     *syntax.Stmt
+		// from: where the place is watched from, the save's end, or for
+		// a save in a pipeline's group the pipeline's start (its other
+		// parts run alongside the group).
+		from syntax.Node
 	}
 	var saves []save
-	note := func(st, part *syntax.Stmt) {
+	note := func(st, part, pipe *syntax.Stmt, before []*syntax.Stmt) {
+		var from syntax.Node = st
+		if pipe != nil {
+			from = pipe
+		}
 		if v, file := savedToFile(st); v != "" {
-			saves = append(saves, save{v, "\x00file:" + file, file, st, part})
+			if part != nil && assignsAny(before, v) {
+				return // the group sets the count before it saves it
+			}
+			saves = append(saves, save{v, "\x00file:" + file, file, st, part, from})
 		} else if v := savedToArgs(st); v != "" && part == nil {
-			saves = append(saves, save{v, "\x00pos:1", "", st, nil})
+			saves = append(saves, save{v, "\x00pos:1", "", st, nil, from})
 		}
 	}
 	for _, st := range f.Stmts {
-		note(st, nil)
+		note(st, nil, nil, nil)
 		if b, ok := st.Cmd.(*syntax.BinaryCmd); ok && (b.Op == syntax.Pipe || b.Op == syntax.PipeAll) && !st.Background {
 			for _, p := range pipeParts(b) {
 				var list []*syntax.Stmt
@@ -81,8 +95,8 @@ func readCarries(f *syntax.File, src string) []counterCarry {
 				case *syntax.Subshell:
 					list = x.Stmts
 				}
-				for _, s := range list {
-					note(s, p)
+				for i, s := range list {
+					note(s, p, st, list[:i])
 				}
 			}
 		}
@@ -96,7 +110,7 @@ func readCarries(f *syntax.File, src string) []counterCarry {
 			if ev == nil {
 				continue
 			}
-			if !keptBetween(f, src, s.file, s.via, s.st, r) {
+			if !keptBetween(f, src, s.file, s.via, s.st, s.from, r) {
 				break // the place may change before it is read back
 			}
 			c := counterCarry{v: s.v, via: s.via, save: s.st, line: int(s.st.Pos().Line()), restore: int(r.Pos().Line()), col: col, part: s.part, eval: ev}
@@ -309,7 +323,8 @@ func restoreOf(r *syntax.Stmt, v, file, via string) (valueEval, int) {
 }
 
 // keptBetween: nothing between the save s and the restore r can change
-// the place the count was saved to.
+// the place the count was saved to; between starts at from (s, or the
+// pipeline s is a part of).
 //
 // Anywhere in the script: no trap but an EXIT one, no eval, alias or
 // source (what they run is not read here), and no assignment whose value
@@ -318,8 +333,11 @@ func restoreOf(r *syntax.Stmt, v, file, via string) (valueEval, int) {
 // (a glob), no write to a file not spelled out, no rm, mv, cp, ... of a
 // file not spelled out, no cd in this shell (a relative file is another
 // one there); for $1, no set or shift in this shell between.
-func keptBetween(f *syntax.File, src, file, via string, s, r *syntax.Stmt) bool {
+func keptBetween(f *syntax.File, src, file, via string, s *syntax.Stmt, fromNode syntax.Node, r *syntax.Stmt) bool {
 	from, to := int(s.End().Offset()), int(r.Pos().Offset())
+	if fromNode != s {
+		from = int(fromNode.Pos().Offset())
+	}
 	if from > to || to > len(src) {
 		return false
 	}
@@ -481,6 +499,30 @@ func keptBetween(f *syntax.File, src, file, via string, s, r *syntax.Stmt) bool 
 	}
 	walk(f, false, false)
 	return ok
+}
+
+// assignsAny: some statement of sts may set v in its shell: an
+// assignment, arithmetic, or a word that is v or v=... (read fail, unset
+// fail, printf -v fail). What a function called there does is the
+// counter rule's.
+func assignsAny(sts []*syntax.Stmt, v string) bool {
+	found := false
+	for _, st := range sts {
+		syntax.Walk(st, func(n syntax.Node) bool {
+			switch x := n.(type) {
+			case *syntax.Assign:
+				found = found || x.Name != nil && x.Name.Value == v
+			case *syntax.CallExpr:
+				for _, a := range x.Args[min(1, len(x.Args)):] {
+					l, _ := Literal(a)
+					found = found || l == v || strings.HasPrefix(l, v+"=")
+				}
+			}
+			return !found
+		})
+		found = found || slices.Contains(varsAssigned(st), v)
+	}
+	return found
 }
 
 // setsArgs: set's words give the positional parameters (`set -- x`, `set

@@ -26,7 +26,7 @@ var r49Rows = []advRow{
 	{name: "lazy: set -C, so the save cannot overwrite a file that holds 0", added: "echo 0 >.fails\nset -C\necho \"$fail\" >.fails\nfail=0\ncheck ok ok\nfail=$((fail + $(cat .fails)))\n", tail: advGt, reset: true, shells: "sh bash"},
 	{name: "lazy: echo redefined, so the save writes 0", added: "echo() { printf '0\\n'; }\necho \"$fail\" >.fails\nfail=0\ncheck ok ok\nfail=$((fail + $(cat .fails)))\n", tail: advGt, reset: true, shells: "sh bash"},
 	{name: "lazy: cat redefined, so the restore reads 0", added: "cat() { printf '0\\n'; }\necho \"$fail\" >.fails\nfail=0\ncheck ok ok\nfail=$((fail + $(cat .fails)))\n", tail: advGt, reset: true, shells: "sh bash"},
-	{name: "lazy: an earlier pipeline part overwrites the group's saved count", added: "{ sleep 1; echo 0 >.fails; } | { check ok ok; echo \"$fail\" >.fails; }\nread -r fail <.fails\n", tail: advGt, reset: true, shells: "sh bash", known: "an earlier part of the pipeline (before the save by offset) is not watched though it runs alongside the group"},
+	{name: "lazy: an earlier pipeline part overwrites the group's saved count", added: "{ sleep 1; echo 0 >.fails; } | { check ok ok; echo \"$fail\" >.fails; }\nread -r fail <.fails\n", tail: advGt, reset: true, shells: "sh bash"},
 	// $1 changed by a set the carry rule does not see.
 	{name: "lazy: command set -- 0 before $1 is read back", added: "set -- \"$fail\"\nfail=0\ncheck ok ok\ncommand set -- 0\nfail=$((fail + $1))\n", tail: advGt, reset: true, shells: "sh bash"},
 	{name: "lazy: \"set\" -- 0 (quoted) before $1 is read back", added: "set -- \"$fail\"\nfail=0\ncheck ok ok\n\"set\" -- 0\nfail=$((fail + $1))\n", tail: advGt, reset: true, shells: "sh bash"},
@@ -63,7 +63,7 @@ var r49Rows = []advRow{
 	{name: "honest: a report's return 1 ends the run", added: "report() { [ $fail -eq 0 ] || return 1; }\nreport || exit 1\nfail=0\n", tail: advGt, reset: false, shells: "sh bash"},
 	{name: "honest: a report's status kept and exited with", added: "report() { [ $fail -eq 0 ] || return 1; }\nreport\nrc=$?\nfail=0\n", tail: "exit $rc\n", reset: false, shells: "sh bash"},
 	// A count carried out of a pipeline's group.
-	{name: "lazy: the group resets the count before it saves it", added: "printf 'x\\n' | { fail=0; check ok ok; echo \"$fail\" >.fails; }\nread -r fail <.fails\n", tail: advGt, reset: true, shells: "sh bash", known: "a save in a pipeline's group is taken to hold the count from before the pipeline; a reset inside the group before the save is not read"},
+	{name: "lazy: the group resets the count before it saves it", added: "printf 'x\\n' | { fail=0; check ok ok; echo \"$fail\" >.fails; }\nread -r fail <.fails\n", tail: advGt, reset: true, shells: "sh bash"},
 	{name: "lazy: the group saves 0 through a copy reset", added: "printf 'x\\n' | { n=$fail; n=0; echo \"$n\" >.fails; }\nread -r fail <.fails\n", tail: advGt, reset: true, shells: "sh bash"},
 	{name: "honest: the group's count read back with $(cat)", added: "printf 'x\\n' | { check ok ok; echo \"$fail\" >.fails; }\nfail=$(cat .fails)\n", tail: advGt, reset: false, shells: "sh bash"},
 	{name: "honest: a subshell part's count read back", added: "printf 'x\\n' | ( read -r x; check \"$x\" x; echo \"$fail\" >.fails )\nread -r fail <.fails\n", tail: advGt, reset: false, shells: "sh bash"},

@@ -209,7 +209,8 @@ func savedToArgs(st *syntax.Stmt) string {
 }
 
 // catOf: cs prints the literal file's text and nothing else: `$(cat F)`,
-// `$(cat < F)`, `$(< F)`.
+// `$(cat < F)`, `$(< F)`; or its first line, which is all a save writes:
+// `$(head -n1 F)`, `$(head -1 < F)`.
 func catOf(cs *syntax.CmdSubst) string {
 	if len(cs.Stmts) != 1 {
 		return ""
@@ -226,15 +227,32 @@ func catOf(cs *syntax.CmdSubst) string {
 	if call != nil {
 		args = call.Args
 	}
+	// cmd: the command, "" for none ($(< F)); args: its operands.
+	cmd := ""
+	if len(args) > 0 {
+		cmd, args = wordLit(args[0]), args[1:]
+		if cmd == "" {
+			return ""
+		}
+	}
+	if cmd == "head" && len(args) > 0 {
+		// head's first line: the whole of what the save wrote.
+		switch a := wordLit(args[0]); {
+		case a == "-1" || a == "-n1":
+			cmd, args = "cat", args[1:]
+		case a == "-n" && len(args) > 1 && wordLit(args[1]) == "1":
+			cmd, args = "cat", args[2:]
+		}
+	}
 	switch {
-	case len(args) == 0 && len(st.Redirs) == 1 && st.Redirs[0].Op == syntax.RdrIn && st.Redirs[0].N == nil:
+	case cmd == "" && len(st.Redirs) == 1 && st.Redirs[0].Op == syntax.RdrIn && st.Redirs[0].N == nil:
 		l, _ := Literal(st.Redirs[0].Word) // $(< F)
 		return l
-	case len(args) == 1 && wordLit(args[0]) == "cat" && len(st.Redirs) == 1 && st.Redirs[0].Op == syntax.RdrIn && st.Redirs[0].N == nil:
+	case cmd == "cat" && len(args) == 0 && len(st.Redirs) == 1 && st.Redirs[0].Op == syntax.RdrIn && st.Redirs[0].N == nil:
 		l, _ := Literal(st.Redirs[0].Word)
 		return l
-	case len(args) == 2 && wordLit(args[0]) == "cat" && len(st.Redirs) == 0:
-		l, _ := Literal(args[1])
+	case cmd == "cat" && len(args) == 1 && len(st.Redirs) == 0:
+		l, _ := Literal(args[0])
 		if strings.HasPrefix(l, "-") {
 			return ""
 		}

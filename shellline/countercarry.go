@@ -25,7 +25,7 @@ import (
 // What makes one (and what its lazy twins lack):
 //   - the save writes the count itself, `echo "$fail" >F` or `printf
 //     '%s\n' "$fail" >F` (not `echo 0 >F`), with `>` to a literal file,
-//     or `set -- "$fail"` (not `set -- 0`); at the top level, or as a
+//     or `set -- "$fail" ["$@"]` (not `set -- 0`); at the top level, or as a
 //     statement of its own in a pipeline's group (the count out of that
 //     child shell) whose statements before it set no count (`{ fail=0;
 //     ...; echo "$fail" >F; }` saves the group's reset);
@@ -196,16 +196,36 @@ func savedToFile(st *syntax.Stmt) (v, file string) {
 	return v, file
 }
 
-// savedToArgs: st is `set -- "$fail"`.
+// savedToArgs: st is `set -- "$fail"`, or with the script's arguments or
+// literal words after it (`set -- "$fail" "$@"`): $1 is the count either
+// way, and those words expand to nothing that runs.
 func savedToArgs(st *syntax.Stmt) string {
 	call, ok := st.Cmd.(*syntax.CallExpr)
-	if !ok || st.Negated || st.Background || len(call.Assigns) > 0 || len(st.Redirs) > 0 || len(call.Args) != 3 {
+	if !ok || st.Negated || st.Background || len(call.Assigns) > 0 || len(st.Redirs) > 0 || len(call.Args) < 3 {
 		return ""
 	}
 	if wordLit(call.Args[0]) != "set" || wordLit(call.Args[1]) != "--" {
 		return ""
 	}
+	for _, a := range call.Args[3:] {
+		if _, lit := Literal(a); !lit && !allArgs(a) {
+			return ""
+		}
+	}
 	return countWord(call.Args[2])
+}
+
+// allArgs: w is "$@".
+func allArgs(w *syntax.Word) bool {
+	if len(w.Parts) != 1 {
+		return false
+	}
+	dq, ok := w.Parts[0].(*syntax.DblQuoted)
+	if !ok || len(dq.Parts) != 1 {
+		return false
+	}
+	pe, ok := dq.Parts[0].(*syntax.ParamExp)
+	return ok && pe.Param != nil && pe.Param.Value == "@" && !pe.Excl && !pe.Length && !pe.Width && pe.Exp == nil && pe.Repl == nil && pe.Slice == nil && pe.Index == nil
 }
 
 // catOf: cs prints the literal file's text and nothing else: `$(cat F)`,

@@ -31,9 +31,10 @@ import (
 //     ...; echo "$fail" >F; }` saves the group's reset);
 //   - the restore is a top-level statement after it: `read [-r] fail <F`,
 //     or `fail=<value>` whose value reads only the count and the saved
-//     one (`$(cat F)`, `$(< F)`, `$1`), and brings the saved value back
-//     when the count is at its start (counterResets: not `fail=$((
-//     $(cat F) * 0 + fail ))`);
+//     one (`$(cat F)`, `$(< F)`, `$(head -n1 F)`, `$1`, or `prev` read
+//     by `read [-r] prev <F` the statement before), and brings the
+//     saved value back when the count is at its start (counterResets:
+//     not `fail=$(( $(cat F) * 0 + fail ))`);
 //   - nothing between them (for a group's save, from the pipeline's
 //     start: its earlier parts run alongside) can change the place: no
 //     other line names F,
@@ -102,18 +103,22 @@ func readCarries(f *syntax.File, src string) []counterCarry {
 		}
 	}
 	for _, s := range saves {
-		for _, r := range f.Stmts {
+		for i, r := range f.Stmts {
 			if r.Pos().Offset() <= s.st.End().Offset() {
 				continue
 			}
-			ev, col := restoreOf(r, s.v, s.file, s.via)
+			var next *syntax.Stmt
+			if i+1 < len(f.Stmts) {
+				next = f.Stmts[i+1]
+			}
+			ev, col, at := restoreOf(r, next, s.v, s.file, s.via)
 			if ev == nil {
 				continue
 			}
 			if !keptBetween(f, src, s.file, s.via, s.st, s.from, r) {
 				break // the place may change before it is read back
 			}
-			c := counterCarry{v: s.v, via: s.via, save: s.st, line: int(s.st.Pos().Line()), restore: int(r.Pos().Line()), col: col, part: s.part, eval: ev}
+			c := counterCarry{v: s.v, via: s.via, save: s.st, line: int(s.st.Pos().Line()), restore: int(at.Pos().Line()), col: col, part: s.part, eval: ev}
 			if s.part != nil {
 				for _, st := range f.Stmts {
 					if st.Pos().Offset() > s.st.End().Offset() && st.End().Offset() < r.Pos().Offset() && !onlyPrints(st, s.v) {
@@ -282,13 +287,15 @@ func catOf(cs *syntax.CmdSubst) string {
 }
 
 // restoreOf: r, a top-level statement, sets v from the place the count
-// was saved to (file, or $1 for via "\x00pos:1"); the value it sets, from
-// the count (in) and the saved value (others). nil when it is no such
+// was saved to (file, or $1 for via "\x00pos:1"), or reads the file into
+// another variable that next (the statement after r) then sets v from;
+// the value it sets, from the count (in) and the saved value (others),
+// its column and its statement (r or next). nil when it is no such
 // restore.
-func restoreOf(r *syntax.Stmt, v, file, via string) (valueEval, int) {
+func restoreOf(r, next *syntax.Stmt, v, file, via string) (valueEval, int, *syntax.Stmt) {
 	call, ok := r.Cmd.(*syntax.CallExpr)
 	if !ok || r.Negated || r.Background {
-		return nil, 0
+		return nil, 0, nil
 	}
 	// `read [-r] fail < F`: the saved value whole.
 	if file != "" && len(call.Assigns) == 0 && len(r.Redirs) == 1 && len(call.Args) >= 2 && wordLit(call.Args[0]) == "read" {
@@ -297,12 +304,32 @@ func restoreOf(r *syntax.Stmt, v, file, via string) (valueEval, int) {
 		if wordLit(names[0]) == "-r" {
 			names = names[1:]
 		}
-		if l, _ := Literal(rd.Word); rd.Op == syntax.RdrIn && rd.N == nil && l == file && len(names) == 1 && wordLit(names[0]) == v {
-			return func(in, others string, consts map[string]string) (string, bool) { return others, true }, 0
+		if l, _ := Literal(rd.Word); rd.Op != syntax.RdrIn || rd.N != nil || l != file || len(names) != 1 {
+			return nil, 0, nil
 		}
-		return nil, 0
+		switch n := wordLit(names[0]); {
+		case n == v:
+			return func(in, others string, consts map[string]string) (string, bool) { return others, true }, 0, r
+		case syntax.ValidName(n) && next != nil:
+			// `read -r prev <F; fail=$((fail + prev))`: the statement
+			// right after sets the count from it (nothing between sets
+			// prev again).
+			if ev, col := assignRestore(next, v, "", via, n); ev != nil {
+				return ev, col, next
+			}
+		}
+		return nil, 0, nil
 	}
-	if len(call.Args) > 0 || len(call.Assigns) != 1 || len(r.Redirs) > 0 {
+	ev, col := assignRestore(r, v, file, via, "")
+	return ev, col, r
+}
+
+// assignRestore: r is `v=<value>` whose value reads only the count and
+// the saved place: `$(cat F)` (file), $1 (via "\x00pos:1"), or the
+// variable kept the saved value was read into.
+func assignRestore(r *syntax.Stmt, v, file, via, kept string) (valueEval, int) {
+	call, ok := r.Cmd.(*syntax.CallExpr)
+	if !ok || r.Negated || r.Background || len(call.Args) > 0 || len(call.Assigns) != 1 || len(r.Redirs) > 0 {
 		return nil, 0
 	}
 	as := call.Assigns[0]
@@ -310,7 +337,7 @@ func restoreOf(r *syntax.Stmt, v, file, via string) (valueEval, int) {
 		return nil, 0
 	}
 	// The value reads the count and the saved place, nothing else: one
-	// `$(cat F)` (and no other command), or $1.
+	// `$(cat F)` (and no other command), $1, or kept.
 	reads, cats, others := 0, 0, false
 	syntax.Walk(as.Value, func(n syntax.Node) bool {
 		switch x := n.(type) {
@@ -332,7 +359,9 @@ func restoreOf(r *syntax.Stmt, v, file, via string) (valueEval, int) {
 		return true
 	})
 	for _, w := range readOutsideSubst(as.Value) {
-		if w != v && !(w == "1" && via == "\x00pos:1") {
+		if kept != "" && w == kept {
+			reads++
+		} else if w != v && !(w == "1" && via == "\x00pos:1") {
 			others = true
 		}
 	}
@@ -345,6 +374,9 @@ func restoreOf(r *syntax.Stmt, v, file, via string) (valueEval, int) {
 		env := &valueEnv{vars: map[string]string{v: in}, consts: consts}
 		if via == "\x00pos:1" {
 			env.vars["1"] = saved
+		}
+		if kept != "" {
+			env.vars[kept] = saved
 		}
 		cfg := staticConfig(env)
 		inner := cfg.CmdSubst

@@ -24,11 +24,13 @@ import (
 //
 // What makes one (and what its lazy twins lack):
 //   - the save writes the count itself, `echo "$fail" >F` or `printf
-//     '%s\n' "$fail" >F` (not `echo 0 >F`), with `>` to a literal file,
-//     or `set -- "$fail" ["$@"]` (not `set -- 0`); at the top level, or as a
-//     statement of its own in a pipeline's group (the count out of that
-//     child shell) whose statements before it set no count (`{ fail=0;
-//     ...; echo "$fail" >F; }` saves the group's reset);
+//     '%s\n' "$fail" >F` (not `echo 0 >F`), with `>` to a literal file
+//     or to "$tmp" set once by `tmp=$(mktemp)` and named nowhere else
+//     (tempFileVar), or `set -- "$fail" ["$@"]` (not `set -- 0`); at
+//     the top level, or as a statement of its own in a pipeline's group
+//     (the count out of that child shell) whose statements before it set
+//     no count (`{ fail=0; ...; echo "$fail" >F; }` saves the group's
+//     reset);
 //   - the restore is a top-level statement after it: `read [-r] fail <F`,
 //     or `fail=<value>` whose value reads only the count and the saved
 //     one (`$(cat F)`, `$(< F)`, `$(head -n1 F)`, `$1`, or `prev` read
@@ -37,10 +39,9 @@ import (
 //     not `fail=$(( $(cat F) * 0 + fail ))`);
 //   - nothing between them (for a group's save, from the pipeline's
 //     start: its earlier parts run alongside) can change the place: no
-//     other line names F,
-//     no function or trap (but an EXIT trap) does, no assignment holds
-//     it, and no cd, eval or source runs between; for $1 no set, shift,
-//     eval or source at the top level between;
+//     other line names F, no function or trap (but an EXIT trap) does,
+//     no assignment holds it, and no cd, eval or source runs between;
+//     for $1 no set, shift, eval or source at the top level between;
 //   - the failure test reads the count after the restore (counterResets).
 
 // counterCarry is a count saved to a place and restored from it.
@@ -79,6 +80,9 @@ func readCarries(f *syntax.File, src string) []counterCarry {
 		if v, file := savedToFile(st); v != "" {
 			if part != nil && assignsAny(before, v) {
 				return // the group sets the count before it saves it
+			}
+			if tv, ok := strings.CutPrefix(file, tempPlace); ok && (part != nil || !tempFileVar(f, src, tv, st)) {
+				return // a file named by a variable: only mktemp's
 			}
 			saves = append(saves, save{v, "\x00file:" + file, file, st, part, from})
 		} else if v := savedToArgs(st); v != "" && part == nil {
@@ -175,7 +179,7 @@ func savedToFile(st *syntax.Stmt) (v, file string) {
 	if r.N != nil || r.Op != syntax.RdrOut && r.Op != syntax.ClbOut {
 		return "", ""
 	}
-	file, ok = Literal(r.Word)
+	file, ok = placeOf(r.Word)
 	if !ok || file == "" || file == "/dev/null" {
 		return "", ""
 	}
@@ -271,13 +275,13 @@ func catOf(cs *syntax.CmdSubst) string {
 	}
 	switch {
 	case cmd == "" && len(st.Redirs) == 1 && st.Redirs[0].Op == syntax.RdrIn && st.Redirs[0].N == nil:
-		l, _ := Literal(st.Redirs[0].Word) // $(< F)
+		l, _ := placeOf(st.Redirs[0].Word) // $(< F)
 		return l
 	case cmd == "cat" && len(args) == 0 && len(st.Redirs) == 1 && st.Redirs[0].Op == syntax.RdrIn && st.Redirs[0].N == nil:
-		l, _ := Literal(st.Redirs[0].Word)
+		l, _ := placeOf(st.Redirs[0].Word)
 		return l
 	case cmd == "cat" && len(args) == 1 && len(st.Redirs) == 0:
-		l, _ := Literal(args[0])
+		l, _ := placeOf(args[0])
 		if strings.HasPrefix(l, "-") {
 			return ""
 		}
@@ -304,7 +308,7 @@ func restoreOf(r, next *syntax.Stmt, v, file, via string) (valueEval, int, *synt
 		if wordLit(names[0]) == "-r" {
 			names = names[1:]
 		}
-		if l, _ := Literal(rd.Word); rd.Op != syntax.RdrIn || rd.N != nil || l != file || len(names) != 1 {
+		if l, _ := placeOf(rd.Word); rd.Op != syntax.RdrIn || rd.N != nil || l != file || len(names) != 1 {
 			return nil, 0, nil
 		}
 		switch n := wordLit(names[0]); {
@@ -427,6 +431,11 @@ func keptBetween(f *syntax.File, src, file, via string, s *syntax.Stmt, fromNode
 		if file == "" {
 			return false
 		}
+		if v, ok := strings.CutPrefix(file, tempPlace); ok {
+			// A mktemp file: any word that names its variable, or a glob
+			// (it may match the file's random name).
+			return mentions(nodeText(src, w), v) || globWord(w)
+		}
 		if strings.Contains(nodeText(src, w), file) {
 			return true
 		}
@@ -434,18 +443,7 @@ func keptBetween(f *syntax.File, src, file, via string, s *syntax.Stmt, fromNode
 		if ok {
 			return strings.Contains(l, file)
 		}
-		glob := false
-		syntax.Walk(w, func(n syntax.Node) bool {
-			if _, ok := n.(*syntax.DblQuoted); ok {
-				return false // "*" is no glob
-			}
-			if x, ok := n.(*syntax.Lit); ok {
-				i := strings.Index(x.Value, "[")
-				glob = strings.ContainsAny(x.Value, "*?") || i >= 0 && strings.Contains(x.Value[i:], "]")
-			}
-			return !glob
-		})
-		return glob
+		return globWord(w)
 	}
 	ok := true
 	// fn: in a function's body; child: in a child shell (its cd and set
@@ -481,6 +479,9 @@ func keptBetween(f *syntax.File, src, file, via string, s *syntax.Stmt, fromNode
 				}
 				return false
 			case *syntax.Assign:
+				if v, temp := strings.CutPrefix(file, tempPlace); temp && x.Name != nil && x.Name.Value == v && mktempValue(x) {
+					return true // the file's own `tmp=$(mktemp -t x)` (tempFileVar)
+				}
 				if x.Value != nil && !inSaveOrRestore(x) && names(x.Value) {
 					ok = false // a name for the file
 				}
@@ -593,6 +594,155 @@ func assignsAny(sts []*syntax.Stmt, v string) bool {
 		found = found || slices.Contains(varsAssigned(st), v)
 	}
 	return found
+}
+
+// globWord: w has an unquoted glob character.
+func globWord(w *syntax.Word) bool {
+	glob := false
+	syntax.Walk(w, func(n syntax.Node) bool {
+		if _, ok := n.(*syntax.DblQuoted); ok {
+			return false // "*" is no glob
+		}
+		if x, ok := n.(*syntax.Lit); ok {
+			i := strings.Index(x.Value, "[")
+			glob = strings.ContainsAny(x.Value, "*?") || i >= 0 && strings.Contains(x.Value[i:], "]")
+		}
+		return !glob
+	})
+	return glob
+}
+
+// tempPlace starts the place of a file named by a variable ("\x00$tmp"):
+// readCarries keeps it only when the variable holds a file mktemp made
+// (tempFileVar).
+const tempPlace = "\x00$"
+
+// placeOf: the file w names, a literal (`.fails`) or one variable's value
+// (`"$tmp"`, as tempPlace+"tmp").
+func placeOf(w *syntax.Word) (string, bool) {
+	if l, ok := Literal(w); ok {
+		return l, true
+	}
+	if v := countWord(w); v != "" {
+		return tempPlace + v, true
+	}
+	return "", false
+}
+
+// mentions: text has name as a word of its own (not part of a longer
+// name): `"$tmp"`, `read tmp`, `r=tmp`.
+func mentions(text, name string) bool {
+	ident := func(c byte) bool {
+		return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+	}
+	for i := 0; ; {
+		j := strings.Index(text[i:], name)
+		if j < 0 {
+			return false
+		}
+		a, b := i+j, i+j+len(name)
+		if (a == 0 || !ident(text[a-1])) && (b == len(text) || !ident(text[b])) {
+			return true
+		}
+		i = a + 1
+	}
+}
+
+// tempFileVar: v holds a file mktemp made for the save s and nothing
+// else names: v is set once in f, by a top-level `v=$(mktemp)` (or with
+// a template, -t, -p DIR, -q, --tmpdir) before s; no loop sets it, no
+// function is called mktemp, and no word before s but in an EXIT trap
+// names v (`read v`, `unset v`). keptBetween watches it from s on.
+func tempFileVar(f *syntax.File, src, v string, s *syntax.Stmt) bool {
+	var def *syntax.Stmt
+	for _, st := range f.Stmts {
+		if st.End().Offset() > s.Pos().Offset() {
+			break
+		}
+		call, ok := st.Cmd.(*syntax.CallExpr)
+		if !ok || len(call.Args) > 0 || len(call.Assigns) != 1 || len(st.Redirs) > 0 || st.Negated || st.Background {
+			continue
+		}
+		if as := call.Assigns[0]; as.Name != nil && as.Name.Value == v && mktempValue(as) {
+			def = st
+		}
+	}
+	if def == nil {
+		return false
+	}
+	ok := true
+	syntax.Walk(f, func(n syntax.Node) bool {
+		if !ok {
+			return false
+		}
+		switch x := n.(type) {
+		case *syntax.Stmt:
+			if x == def || x == s {
+				return false
+			}
+		case *syntax.Assign:
+			ok = x.Name == nil || x.Name.Value != v // set again
+		case *syntax.WordIter:
+			ok = x.Name == nil || x.Name.Value != v // for v in ...
+		case *syntax.FuncDecl:
+			ok = x.Name.Value != "mktemp"
+		case *syntax.CallExpr:
+			if len(x.Args) > 2 && wordLit(x.Args[0]) == "trap" {
+				exitOnly := true
+				for _, a := range x.Args[2:] {
+					exitOnly = exitOnly && (wordLit(a) == "EXIT" || wordLit(a) == "0")
+				}
+				if exitOnly {
+					return false // run at the end: `trap 'rm -f "$tmp"' EXIT`
+				}
+			}
+		case *syntax.Word:
+			if x.Pos().Offset() < s.Pos().Offset() && mentions(nodeText(src, x), v) {
+				ok = false
+			}
+		}
+		return ok
+	})
+	return ok
+}
+
+// mktempValue: as is `v=$(mktemp ...)` with the options tempFileVar
+// names, the file made (not -d, not -u).
+func mktempValue(as *syntax.Assign) bool {
+	if as.Value == nil || as.Append || as.Index != nil || as.Array != nil || as.Naked {
+		return false
+	}
+	parts := as.Value.Parts
+	if len(parts) == 1 {
+		if dq, ok := parts[0].(*syntax.DblQuoted); ok {
+			parts = dq.Parts
+		}
+	}
+	if len(parts) != 1 {
+		return false
+	}
+	cs, ok := parts[0].(*syntax.CmdSubst)
+	if !ok || len(cs.Stmts) != 1 || len(cs.Stmts[0].Redirs) > 0 || cs.Stmts[0].Negated || cs.Stmts[0].Background {
+		return false
+	}
+	call, ok := cs.Stmts[0].Cmd.(*syntax.CallExpr)
+	if !ok || len(call.Assigns) > 0 || len(call.Args) == 0 || wordLit(call.Args[0]) != "mktemp" {
+		return false
+	}
+	args := call.Args[1:]
+	for i := 0; i < len(args); i++ {
+		l, lit := Literal(args[i])
+		switch {
+		case !lit:
+			return false
+		case l == "-p" && i+1 < len(args):
+			i++
+		case l == "-t" || l == "-q" || l == "--tmpdir" || strings.HasPrefix(l, "--tmpdir="):
+		case strings.HasPrefix(l, "-"):
+			return false // -d makes a directory, -u no file
+		}
+	}
+	return true
 }
 
 // setsArgs: set's words give the positional parameters (`set -- x`, `set

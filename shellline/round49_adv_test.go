@@ -69,10 +69,21 @@ var r49Rows = []advRow{
 	{name: "honest: a subshell part's count read back", added: "printf 'x\\n' | ( read -r x; check \"$x\" x; echo \"$fail\" >.fails )\nread -r fail <.fails\n", tail: advGt, reset: false, shells: "sh bash"},
 	// Honest shapes.
 	{name: "honest: a function called between sets its own $1", added: "set -- \"$fail\"\nfail=0\nsub() { set -- x; check ok ok; }\nsub\nfail=$((fail + $1))\n", tail: advGt, reset: false, shells: "sh bash"},
-	{name: "honest: the count kept in a mktemp file", added: "tmp=$(mktemp)\necho \"$fail\" >\"$tmp\"\nfail=0\ncheck ok ok\nfail=$((fail + $(cat \"$tmp\")))\nrm -f \"$tmp\"\n", tail: advGt, reset: false, shells: "sh bash", known: "a carry only through a literal file: \"$tmp\" from mktemp is not one"},
+	{name: "honest: the count kept in a mktemp file", added: "tmp=$(mktemp)\necho \"$fail\" >\"$tmp\"\nfail=0\ncheck ok ok\nfail=$((fail + $(cat \"$tmp\")))\nrm -f \"$tmp\"\n", tail: advGt, reset: false, shells: "sh bash"},
 	{name: "honest: the kept count read into prev, then added", added: "echo \"$fail\" >.fails\nfail=0\ncheck ok ok\nread -r prev <.fails\nfail=$((fail + prev))\n", tail: advGt, reset: false, shells: "sh bash"},
 	{name: "honest: the kept count read back with head -n1", added: "echo \"$fail\" >.fails\nfail=0\ncheck ok ok\nfail=$((fail + $(head -n1 .fails)))\n", tail: advGt, reset: false, shells: "sh bash"},
 	{name: "honest: set -- \"$fail\" \"$@\", read back as $1", added: "set -- \"$fail\" \"$@\"\nfail=0\ncheck ok ok\nfail=$((fail + $1))\nshift\n", tail: advGt, reset: false, shells: "sh bash"},
+	// Lazy twins of the honest carries above.
+	{name: "lazy: the mktemp file written through a copy of its name", added: "tmp=$(mktemp)\nt2=$tmp\necho \"$fail\" >\"$tmp\"\nfail=0\ncheck ok ok\necho 0 >\"$t2\"\nfail=$((fail + $(cat \"$tmp\")))\n", tail: advGt, reset: true, shells: "sh bash"},
+	{name: "lazy: the mktemp name set again to a file zeroed later", added: "tmp=$(mktemp)\ntmp=.fails\necho \"$fail\" >\"$tmp\"\nfail=0\ncheck ok ok\necho 0 >.fails\nfail=$((fail + $(cat \"$tmp\")))\n", tail: advGt, reset: true, shells: "sh bash"},
+	{name: "lazy: the mktemp name read from a file before the save", added: "tmp=$(mktemp)\necho .fails >.name\nread -r tmp <.name\necho \"$fail\" >\"$tmp\"\nfail=0\ncheck ok ok\necho 0 >.fails\nfail=$((fail + $(cat \"$tmp\")))\n", tail: advGt, reset: true, shells: "sh bash"},
+	{name: "lazy: mktemp redefined to name a file zeroed later", added: "mktemp() { echo .fails; }\ntmp=$(mktemp)\necho \"$fail\" >\"$tmp\"\nfail=0\ncheck ok ok\necho 0 >.fails\nfail=$((fail + $(cat \"$tmp\")))\n", tail: advGt, reset: true, shells: "sh bash"},
+	{name: "honest: the count kept in a mktemp file removed by an EXIT trap", added: "tmp=$(mktemp)\ntrap 'rm -f \"$tmp\"' EXIT\necho \"$fail\" >\"$tmp\"\nfail=0\ncheck ok ok\nfail=$((fail + $(cat \"$tmp\")))\n", tail: advGt, reset: false, shells: "sh bash"},
+	{name: "honest: the count kept in a mktemp -t file named t", added: "t=$(mktemp -t fails.XXXXXX)\necho \"$fail\" >\"$t\"\nfail=0\ncheck ok ok\nfail=$((fail + $(cat \"$t\")))\nrm -f \"$t\"\n", tail: advGt, reset: false, shells: "sh bash"},
+	{name: "lazy: the kept count read into prev, prev then zeroed", added: "echo \"$fail\" >.fails\nfail=0\ncheck ok ok\nread -r prev <.fails\nprev=0\nfail=$((fail + prev))\n", tail: advGt, reset: true, shells: "sh bash"},
+	{name: "lazy: the kept count read into prev, multiplied by 0", added: "echo \"$fail\" >.fails\nfail=0\ncheck ok ok\nread -r prev <.fails\nfail=$((fail + prev * 0))\n", tail: advGt, reset: true, shells: "sh bash"},
+	{name: "lazy: set -- \"$fail\" \"$@\", shift before $1 is read", added: "set -- \"$fail\" \"$@\"\nfail=0\ncheck ok ok\nshift\nfail=$((fail + ${1:-0}))\n", tail: advGt, reset: true, shells: "sh bash"},
+	{name: "lazy: head -n1 of the kept file after a line 0 is put first", added: "echo \"$fail\" >.fails\nfail=0\ncheck ok ok\nsed -i 1i0 .fails\nfail=$((fail + $(head -n1 .fails)))\n", tail: advGt, reset: true, shells: "sh bash"},
 	{name: "honest: the count kept in ./.fails with ${fail}", added: "echo \"${fail}\" > ./.fails\nfail=0\ncheck ok ok\nfail=$((fail + $(cat ./.fails)))\n", tail: advGt, reset: false, shells: "sh bash"},
 	{name: "honest: a log of the count to stderr between save and restore", added: "echo \"$fail\" >.fails\nfail=0\ncheck ok ok\necho \"second suite: $fail\" >&2\nfail=$((fail + $(cat .fails)))\n", tail: advGt, reset: false, shells: "sh bash"},
 }

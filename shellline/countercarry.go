@@ -3,6 +3,7 @@ package shellline
 import (
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 
 	"mvdan.cc/sh/v3/expand"
@@ -572,26 +573,59 @@ func keptBetween(f *syntax.File, src, file, via string, s *syntax.Stmt, fromNode
 	return ok
 }
 
-// assignsAny: some statement of sts may set v in its shell: an
-// assignment, arithmetic, or a word that is v or v=... (read fail, unset
-// fail, printf -v fail). What a function called there does is the
-// counter rule's.
+// assignsAny: some statement of sts may set v in its shell to other than
+// a mark: an assignment or arithmetic that does not keep or add one to
+// the count (`fail=0`, not `fail=$((fail+1))`), or a command that sets
+// the names it is given (read fail, unset fail, printf -v fail). What a
+// function called there does is the counter rule's.
 func assignsAny(sts []*syntax.Stmt, v string) bool {
+	// marks: e gives 2 for 1 and 4 for 3, or keeps them, reading no
+	// other name.
+	marks := func(e valueEval, n syntax.Node) bool {
+		if e == nil || len(othersRead(n, v)) > 0 {
+			return false
+		}
+		for _, in := range []int{1, 3} {
+			out, ok := e(strconv.Itoa(in), "", nil)
+			n, err := strconv.Atoi(strings.TrimSpace(out))
+			if !ok || err != nil || n != in && n != in+1 {
+				return false
+			}
+		}
+		return true
+	}
+	setters := map[string]bool{"read": true, "unset": true, "printf": true, "mapfile": true, "readarray": true, "getopts": true,
+		"declare": true, "typeset": true, "local": true, "export": true, "readonly": true, "let": true, "command": true, "builtin": true}
 	found := false
 	for _, st := range sts {
 		syntax.Walk(st, func(n syntax.Node) bool {
 			switch x := n.(type) {
 			case *syntax.Assign:
-				found = found || x.Name != nil && x.Name.Value == v
+				if x.Name != nil && x.Name.Value == v {
+					found = found || x.Value == nil || x.Append || x.Index != nil || x.Array != nil || !marks(assignValue(v, x.Value), x.Value)
+				}
+			case *syntax.BinaryArithm:
+				if arithAssigns(x.Op) && arithName(x.X) == v && !marks(arithValue(v, x), x) {
+					found = true
+				}
+			case *syntax.UnaryArithm:
+				if x.Op == syntax.Dec && arithName(x.X) == v {
+					found = true
+				}
 			case *syntax.CallExpr:
-				for _, a := range x.Args[min(1, len(x.Args)):] {
+				if len(x.Args) == 0 {
+					break
+				}
+				if name, lit := Literal(x.Args[0]); lit && !setters[name] {
+					break
+				}
+				for _, a := range x.Args[1:] {
 					l, _ := Literal(a)
 					found = found || l == v || strings.HasPrefix(l, v+"=")
 				}
 			}
 			return !found
 		})
-		found = found || slices.Contains(varsAssigned(st), v)
 	}
 	return found
 }

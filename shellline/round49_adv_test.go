@@ -64,6 +64,9 @@ var r49Rows = []advRow{
 	{name: "honest: a report's status kept and exited with", added: "report() { [ $fail -eq 0 ] || return 1; }\nreport\nrc=$?\nfail=0\n", tail: "exit $rc\n", reset: false, shells: "sh bash"},
 	// A count carried out of a pipeline's group.
 	{name: "lazy: the group resets the count before it saves it", added: "printf 'x\\n' | { fail=0; check ok ok; echo \"$fail\" >.fails; }\nread -r fail <.fails\n", tail: advGt, reset: true, shells: "sh bash"},
+	{name: "lazy: the group takes one off the count before it saves it", added: "printf 'x\\n' | { check ok ok; fail=$((fail-1)); echo \"$fail\" >.fails; }\nread -r fail <.fails\n", tail: advGt, reset: true, shells: "sh bash"},
+	{name: "lazy: the group unsets the count before it saves it (bash)", added: "printf 'x\\n' | { unset fail; check ok ok; echo \"$fail\" >.fails; }\nread -r fail <.fails\n", tail: advGt, reset: true, shells: "bash"},
+	{name: "honest: the group marks the count itself in a loop, then saves it", added: "printf 'a\\nb\\n' | { while read -r x; do [ \"$x\" = a ] || fail=$((fail+1)); done; echo \"$fail\" >.fails; }\nread -r fail <.fails\n", tail: advGt, reset: false, shells: "sh bash"},
 	{name: "lazy: the group saves 0 through a copy reset", added: "printf 'x\\n' | { n=$fail; n=0; echo \"$n\" >.fails; }\nread -r fail <.fails\n", tail: advGt, reset: true, shells: "sh bash"},
 	{name: "honest: the group's count read back with $(cat)", added: "printf 'x\\n' | { check ok ok; echo \"$fail\" >.fails; }\nfail=$(cat .fails)\n", tail: advGt, reset: false, shells: "sh bash"},
 	{name: "honest: a subshell part's count read back", added: "printf 'x\\n' | ( read -r x; check \"$x\" x; echo \"$fail\" >.fails )\nread -r fail <.fails\n", tail: advGt, reset: false, shells: "sh bash"},

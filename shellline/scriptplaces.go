@@ -47,6 +47,10 @@ type Script struct {
 	// lost: 1-based line → why a check's mark there is lost in a child
 	// shell (lostmarks.go)
 	lost map[int]string
+	// file: the parsed text; whole: it runs as one shell (RunsWhole,
+	// statusplace.go)
+	file  *syntax.File
+	whole bool
 }
 
 // PopsAtEnd: the script pops (or applies) a stash after its last test
@@ -75,6 +79,7 @@ func ReadScriptFiles(text string, src func(string) (string, bool)) *Script {
 	w := &placeWalk{src: text, s: s, seen: map[*syntax.CallExpr]bool{}, funcs: map[string]*syntax.Stmt{}, funcSrc: map[string]string{},
 		repoVars: map[string]string{}, litVals: map[string][]string{}, setVals: map[string]bool{}, nonLit: map[string]bool{}, read: src,
 		sourced: map[int]string{}}
+	s.file = f
 	w.collect(f)
 	st := newPlaceState()
 	w.stmts(f.Stmts, st)
@@ -139,6 +144,9 @@ func (s *Script) LineWeakens(i int, base string, isCode func(string) bool) strin
 		return why
 	}
 	if why := addedLineWeakens(line, base, isCode, func(string) string { return s.writes[i+1] }); why != "" {
+		return why
+	}
+	if why := s.statusTaken(i+1, base); why != "" {
 		return why
 	}
 	for _, r := range s.resolved[i+1] {

@@ -909,6 +909,11 @@ func compareInput(what, was, now string, added, deleted, net bool, dead, isCode 
 	// variables and cds above it say where its writes land (`R=$(pwd)`
 	// one line, `cp -r fixed/. "$R"` the next).
 	script := shellline.ReadScriptFiles(now, read)
+	if isShellScript(what, was) {
+		// One shell runs it whole, not line by line as a recipe: a line
+		// put where a check's status was read takes it.
+		script.RunsWhole()
+	}
 	for j, l := range addedLines {
 		if why := script.LineWeakens(addedAt[j], was, isCode); why != "" {
 			return InputChange{what, fmt.Sprintf("adds %q: %s", truncate(l, 60), why), true}

@@ -31,6 +31,10 @@ func minShell(src string) (string, bool) {
 	return b.String(), true
 }
 
+// IsShellScript is isShellScript for verify, which reads added lines as
+// the gate does.
+func IsShellScript(name, body string) bool { return isShellScript(name, body) }
+
 // isShellScript: a .sh/.bash file, or one whose first line is a shell's
 // shebang.
 func isShellScript(name, body string) bool {

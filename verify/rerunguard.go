@@ -593,6 +593,9 @@ func (t *protocolTrust) onlyAddsChecks(ctx context.Context, patch, p, tip string
 			b, err := t.repo.ReadAt(ctx, tip, f)
 			return string(b), err == nil && len(b) <= 256<<10
 		})
+		if testrun.IsShellScript(p, string(base)) {
+			script.RunsWhole() // as the gate reads a script file
+		}
 	}
 	// A message reworded inside a line (a helper's one-line definition):
 	// the line it was, as the local gate reads it (testrun/rewordedmsg.go).

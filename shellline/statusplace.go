@@ -1,0 +1,353 @@
+package shellline
+
+import (
+	"path"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// A line that always succeeds (a log line, logonly.go; an echo, `:`, an
+// assignment) added where a check's status was read takes that status: put
+// between the check and the `[ $? -ne 0 ]` after it, as the last command
+// of an if's or a loop's condition, of a function whose status is read,
+// or of the script, it turns a failing check into a pass (round 49,
+// helper 308's rows).
+//
+// A first rule (02a2ed45, reverted) matched lines by text and read every
+// file as one script, so a check added at the end of a just, task, mise or
+// pixi recipe or a make target was refused: each of their lines runs in a
+// shell of its own and is checked alone. This one is read only where the
+// text runs whole (Script.RunsWhole: a shell script file), on the parsed
+// statements (a line inside an && or || list is no statement of a list
+// and takes no status), and only where the start read the same check's
+// status the same way: the line was put between the check and its reader.
+
+// RunsWhole marks the script as one shell program (a script file), not a
+// recipe whose lines each run in a shell of their own and are checked
+// alone: a line added where a status is read is judged by where it
+// stands (statusTaken).
+func (s *Script) RunsWhole() *Script {
+	s.whole = true
+	return s
+}
+
+// statusList is a list of statements and what reads the status of its
+// last one: "cond" (an if's or a loop's condition), "fn NAME" (a
+// function's body), "end" (the script's top level) or "".
+type statusList struct {
+	stmts  []*syntax.Stmt
+	reader string
+}
+
+// statusLists lists f's statement lists with their readers.
+func statusLists(f *syntax.File) []statusList {
+	out := []statusList{{f.Stmts, "end"}}
+	fnBody := map[syntax.Node]string{}
+	syntax.Walk(f, func(n syntax.Node) bool {
+		switch x := n.(type) {
+		case *syntax.FuncDecl:
+			if x.Name != nil && x.Body != nil {
+				fnBody[x.Body.Cmd] = "fn " + x.Name.Value
+			}
+		case *syntax.IfClause:
+			out = append(out, statusList{x.Cond, "cond"}, statusList{x.Then, ""})
+		case *syntax.WhileClause:
+			out = append(out, statusList{x.Cond, "cond"}, statusList{x.Do, ""})
+		case *syntax.ForClause:
+			out = append(out, statusList{x.Do, ""})
+		case *syntax.CaseClause:
+			for _, it := range x.Items {
+				out = append(out, statusList{it.Stmts, ""})
+			}
+		case *syntax.Block:
+			out = append(out, statusList{x.Stmts, fnBody[x]})
+		case *syntax.Subshell:
+			out = append(out, statusList{x.Stmts, fnBody[x]})
+		}
+		return true
+	})
+	return out
+}
+
+// statusSites: the printed statements whose status the script reads,
+// each with how ("$?" the next statement, or a list's reader).
+func statusSites(f *syntax.File) map[string]bool {
+	out := map[string]bool{}
+	for _, l := range statusLists(f) {
+		for k, st := range l.stmts {
+			switch {
+			case k+1 < len(l.stmts) && readsStatus(l.stmts[k+1]):
+				out[printStmt(st)+"\x00$?"] = true
+			case k == len(l.stmts)-1 && l.reader != "":
+				out[printStmt(st)+"\x00"+l.reader] = true
+			}
+		}
+	}
+	return out
+}
+
+// statusTaken says how a statement that starts on line (1-based) of the
+// script takes the status of a check the start read, "" when none does.
+func (s *Script) statusTaken(line int, base string) string {
+	if !s.whole || s.file == nil {
+		return ""
+	}
+	var was map[string]bool
+	errexit := setsErrexit(s.file) || shebangErrexit(s.text)
+	var unread map[string]bool
+	for _, l := range statusLists(s.file) {
+		for k, st := range l.stmts {
+			if int(st.Pos().Line()) != line || !alwaysZero(st) {
+				continue
+			}
+			// The check before it and the reader after it, past other
+			// lines that always succeed.
+			j := k - 1
+			for j >= 0 && alwaysZero(l.stmts[j]) {
+				j--
+			}
+			m := k + 1
+			for m < len(l.stmts) && alwaysZero(l.stmts[m]) {
+				m++
+			}
+			if j < 0 {
+				continue
+			}
+			prev := l.stmts[j]
+			reader, what := "", ""
+			switch {
+			case m < len(l.stmts) && readsStatus(l.stmts[m]):
+				reader, what = "$?", "the `$?` the next line reads"
+			case m == len(l.stmts) && l.reader == "cond":
+				reader, what = l.reader, "the condition's status"
+			case m == len(l.stmts) && strings.HasPrefix(l.reader, "fn "):
+				reader, what = l.reader, "the status of "+strings.TrimPrefix(l.reader, "fn ")
+			case m == len(l.stmts) && l.reader == "end":
+				reader, what = l.reader, "the script's exit status"
+			default:
+				continue
+			}
+			switch reader {
+			case "$?", "end":
+				// Under set -e a failing check ends the script first.
+				if errexit || !canFail(prev) || reader == "end" && !isCheck(prev) {
+					continue
+				}
+			case "cond":
+				if !canFail(prev) {
+					continue
+				}
+			default:
+				if unread == nil {
+					funcs := map[string]bool{}
+					syntax.Walk(s.file, func(n syntax.Node) bool {
+						if fd, ok := n.(*syntax.FuncDecl); ok && fd.Name != nil {
+							funcs[fd.Name.Value] = true
+						}
+						return true
+					})
+					unread = unreadStatusFns(s.file, funcs, nil, errexit)
+				}
+				if unread[strings.TrimPrefix(reader, "fn ")] || !isCheck(prev) {
+					continue
+				}
+			}
+			if was == nil {
+				bf, err := syntax.NewParser().Parse(strings.NewReader(base), "")
+				if err != nil {
+					return ""
+				}
+				was = statusSites(bf)
+			}
+			if p := printStmt(prev); p != "" && was[p+"\x00"+reader] {
+				return "it stands between " + quoteLine(printStmt(prev)) + " and " + what + ", so it takes that status: a failing check reads as passing"
+			}
+		}
+	}
+	return ""
+}
+
+// alwaysZero: the statement exits 0 whatever came before it: an echo,
+// printf (no -v), logger, `:` or true whose words run nothing, or
+// assignments with no command substitution.
+func alwaysZero(st *syntax.Stmt) bool {
+	if st == nil || st.Negated || st.Background || st.Coprocess {
+		return false
+	}
+	call, ok := st.Cmd.(*syntax.CallExpr)
+	if !ok {
+		return false
+	}
+	for _, as := range call.Assigns {
+		if as.Value != nil && !inertWord(as.Value) || as.Array != nil || as.Index != nil {
+			return false
+		}
+	}
+	if len(call.Args) == 0 {
+		return len(call.Assigns) > 0
+	}
+	switch wordLit(call.Args[0]) {
+	case "echo", "printf", "logger", ":", "true":
+	default:
+		return false
+	}
+	for _, w := range call.Args[1:] {
+		if !inertWord(w) {
+			return false
+		}
+		if l, ok := Literal(w); wordLit(call.Args[0]) == "printf" && (!ok || strings.HasPrefix(l, "-v")) {
+			return false
+		}
+	}
+	return true
+}
+
+// readsStatus: the statement reads `$?`.
+func readsStatus(st *syntax.Stmt) bool {
+	found := false
+	syntax.Walk(st, func(n syntax.Node) bool {
+		switch x := n.(type) {
+		case *syntax.FuncDecl:
+			return false
+		case *syntax.ParamExp:
+			found = found || x.Param != nil && x.Param.Value == "?"
+		}
+		return !found
+	})
+	return found
+}
+
+// canFail: the statement's status may be non-zero without ending the
+// script (`[ -f x ] || exit 1`, `fi` after assignments, an exit: no).
+func canFail(st *syntax.Stmt) bool {
+	if st == nil {
+		return false
+	}
+	if st.Negated {
+		return true
+	}
+	last := func(ss []*syntax.Stmt) bool { return len(ss) > 0 && canFail(ss[len(ss)-1]) }
+	switch x := st.Cmd.(type) {
+	case *syntax.CallExpr:
+		if len(x.Args) == 0 {
+			subst := false
+			syntax.Walk(x, func(n syntax.Node) bool {
+				_, ok := n.(*syntax.CmdSubst)
+				subst = subst || ok
+				return !subst
+			})
+			return subst
+		}
+		switch wordLit(x.Args[0]) {
+		case "exit", "return", "echo", "printf", ":", "true", "set", "shift", "local", "export", "readonly",
+			"declare", "typeset", "unset", "trap", "break", "continue", "cd", "pushd", "popd":
+			return false
+		}
+		return true
+	case *syntax.BinaryCmd:
+		switch x.Op {
+		case syntax.OrStmt:
+			return canFail(x.Y)
+		case syntax.AndStmt:
+			return canFail(x.X) || canFail(x.Y)
+		default:
+			return canFail(x.Y)
+		}
+	case *syntax.Block:
+		return last(x.Stmts)
+	case *syntax.Subshell:
+		return last(x.Stmts)
+	case *syntax.IfClause:
+		for e := x; e != nil; e = e.Else {
+			if last(e.Then) {
+				return true
+			}
+		}
+		return false
+	case *syntax.WhileClause:
+		return last(x.Do)
+	case *syntax.ForClause:
+		return last(x.Do)
+	case *syntax.CaseClause:
+		for _, it := range x.Items {
+			if last(it.Stmts) {
+				return true
+			}
+		}
+		return false
+	case *syntax.DeclClause, *syntax.FuncDecl:
+		return false
+	}
+	return true
+}
+
+// isCheck: the statement is a check whose status is what it proves: a
+// test, a negation, grep, diff or cmp, or a test suite's run.
+func isCheck(st *syntax.Stmt) bool {
+	if st == nil {
+		return false
+	}
+	if st.Negated {
+		return true
+	}
+	switch x := st.Cmd.(type) {
+	case *syntax.TestClause:
+		return true
+	case *syntax.CallExpr:
+		if len(x.Args) == 0 {
+			return false
+		}
+		words := []string{wordLit(x.Args[0])} // `[` is no Literal (a glob)
+		for _, w := range x.Args[1:] {
+			l, _ := Literal(w)
+			words = append(words, l)
+		}
+		switch path.Base(words[0]) {
+		case "grep", "egrep", "fgrep", "diff", "cmp":
+			return true
+		}
+		return shellTest(words[0]) || callRunsTests(words)
+	case *syntax.BinaryCmd:
+		switch x.Op {
+		case syntax.AndStmt:
+			return isCheck(x.X) || isCheck(x.Y)
+		case syntax.OrStmt:
+			return false
+		default:
+			return isCheck(x.Y)
+		}
+	}
+	return false
+}
+
+// shebangErrexit: the script's #! line passes -e to its shell.
+func shebangErrexit(text string) bool {
+	first, _, _ := strings.Cut(text, "\n")
+	if !strings.HasPrefix(first, "#!") {
+		return false
+	}
+	for _, f := range strings.Fields(first)[1:] {
+		if strings.HasPrefix(f, "-") && !strings.HasPrefix(f, "--") && strings.Contains(f, "e") {
+			return true
+		}
+	}
+	return false
+}
+
+// printStmt is a statement as the printer writes it, one line.
+func printStmt(st *syntax.Stmt) string {
+	var b strings.Builder
+	if err := syntax.NewPrinter(syntax.SingleLine(true)).Print(&b, st); err != nil {
+		return ""
+	}
+	return strings.TrimSpace(b.String())
+}
+
+// quoteLine is a statement shortened and quoted for a message.
+func quoteLine(s string) string {
+	if len(s) > 60 {
+		s = s[:57] + "..."
+	}
+	return "`" + s + "`"
+}

@@ -1,0 +1,41 @@
+package shellline
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestStatusTakenWhole: a log line put after a recipe's last check is no
+// weakening (each of a recipe's lines is checked alone: the reverted rule
+// refused it); the same text run whole as a script hides the check's
+// failure.
+func TestStatusTakenWhole(t *testing.T) {
+	for _, c := range []struct {
+		name, base, line string
+		whole, refused   bool
+	}{
+		{name: "a justfile recipe ends with a log line", base: "build:\n    echo build\n\ntest:\n    grep -q hello greet.txt\n", line: "    echo \"checked\" >&2", whole: false},
+		{name: "a make target ends with a log line", base: "test: \n\tgrep -q hello greet.txt\n", line: "\techo checked", whole: false},
+		{name: "a script ends with a log line after its check", base: "#!/bin/sh\ngrep -q hello greet.txt\n", line: "echo \"checked\" >&2", whole: true, refused: true},
+		{name: "a script ends with a check after its check", base: "#!/bin/sh\ngrep -q hello greet.txt\n", line: "grep -q l greet.txt", whole: true},
+		{name: "a script run with sh -e", base: "#!/bin/sh -e\ngrep -q hello greet.txt\n", line: "echo \"checked\" >&2", whole: true},
+		{name: "a log line between the check and its $? in a new block", base: "#!/bin/sh\necho start\n", line: "grep -q l greet.txt\necho checked >&2\n[ $? -eq 0 ] || exit 1", whole: true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			now := c.base + c.line + "\n"
+			s := ReadScript(now)
+			if c.whole {
+				s.RunsWhole()
+			}
+			why := ""
+			for i := strings.Count(c.base, "\n"); i < len(s.Lines()); i++ {
+				if w := s.LineWeakens(i, c.base, nil); w != "" {
+					why = w
+				}
+			}
+			if (why != "") != c.refused {
+				t.Errorf("refused %q, want refused %v", why, c.refused)
+			}
+		})
+	}
+}

@@ -133,14 +133,22 @@ func unreadStatusFns(f *syntax.File, funcs map[string]bool, calls []counterCall,
 		case *syntax.BinaryCmd:
 			switch x.Op {
 			case syntax.AndStmt, syntax.OrStmt:
-				stmt(x.X, true)
+				// `report || :` reads the status only to run a command
+				// that always succeeds: the list's status is 0 either way.
+				stmt(x.X, !(x.Op == syntax.OrStmt && inertStmts([]*syntax.Stmt{x.Y})))
 				stmt(x.Y, used)
 			default:
 				anyRead(x) // a pipeline: each part a child
 			}
 		case *syntax.IfClause:
+			// `if report; then :; fi`: no branch does anything, so the
+			// conditions' statuses fail nothing.
+			inert := true
 			for e := x; e != nil; e = e.Else {
-				stmts(e.Cond, true)
+				inert = inert && inertStmts(e.Then)
+			}
+			for e := x; e != nil; e = e.Else {
+				stmts(e.Cond, !inert)
 				stmts(e.Then, used)
 			}
 		case *syntax.WhileClause:
@@ -181,6 +189,29 @@ func unreadStatusFns(f *syntax.File, funcs map[string]bool, calls []counterCall,
 		}
 	}
 	return out
+}
+
+// inertStmts: the statements do nothing and succeed (`:` or true with
+// literal words, no redirections), or there are none.
+func inertStmts(ss []*syntax.Stmt) bool {
+	for _, st := range ss {
+		if st == nil || st.Negated || st.Background || len(st.Redirs) > 0 {
+			return false
+		}
+		c, ok := st.Cmd.(*syntax.CallExpr)
+		if !ok || len(c.Assigns) > 0 || len(c.Args) == 0 {
+			return false
+		}
+		if n := wordLit(c.Args[0]); n != ":" && n != "true" {
+			return false
+		}
+		for _, w := range c.Args[1:] {
+			if _, lit := Literal(w); !lit {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // resolveSites lists the failing reads: top-level lines by variable, and

@@ -921,10 +921,13 @@ func testedAfter(fl *counterFlow, v string, l int) bool {
 // (unknownValue); one taken before a check (`n=$(...); check ...;
 // fail=$n`), of another file, or of a variable set twice does not.
 func recountCopy(a counterAssign, v string, fl *counterFlow, cv *counterValues) bool {
-	if a.fn != "" || a.trap || !a.reset || a.subst || len(a.others) != 1 {
+	if a.fn != "" || a.trap || a.subst || len(a.others) != 1 {
 		return false
 	}
 	n := a.others[0]
+	if v := strings.ReplaceAll(a.value, " ", ""); !a.reset && v != "$(("+n+"))" && v != "$(($"+n+"))" && v != "$((${"+n+"}))" {
+		return false // a copy, plain or as arithmetic (`fail=$((n))`)
+	}
 	ns := fl.assigns[n]
 	if len(ns) != 1 || ns[0].fn != "" || ns[0].trap || ns[0].line > a.line || ns[0].self || len(ns[0].others) > 0 {
 		return false

@@ -54,6 +54,9 @@ type counterAssign struct {
 	// literal words and redirection targets its commands name.
 	subst bool
 	files []string
+	// named: a substitution's output ends with a file's name (`wc -l
+	// failures.txt` prints "1 failures.txt"), no count.
+	named bool
 	// substOnly: it reads the variable only inside command
 	// substitutions (`fail=$(echo "$fail" | sed ...)`), not around them
 	// (`fail=$((fail + $(grep -c x f)))`).
@@ -289,6 +292,7 @@ func readCounterFlow(f *syntax.File, src string, sourced map[int]string) *counte
 		syntax.Walk(val, func(n syntax.Node) bool {
 			if cs, ok := n.(*syntax.CmdSubst); ok {
 				a.subst = true
+				a.named = a.named || printsName(cs)
 				syntax.Walk(cs, func(n syntax.Node) bool {
 					switch x := n.(type) {
 					case *syntax.CallExpr:

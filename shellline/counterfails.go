@@ -453,6 +453,27 @@ func setByBuiltin(name string, args []*syntax.Word) string {
 	return ""
 }
 
+// printfVar is the variable `printf -v` sets when its option is spelled
+// so only expansion shows it (round 49: `printf $'\x2dv' fail %d 0`, `o=-v;
+// printf "$o" fail ...`): the first word (or -vNAME) as expand gives it,
+// with values known once (expandOnce).
+func printfVar(name string, args []*syntax.Word, expand func(*syntax.Word) (string, bool)) string {
+	if name != "printf" || len(args) == 0 {
+		return ""
+	}
+	opt, ok := expand(args[0])
+	switch {
+	case !ok:
+		return ""
+	case opt == "-v" && len(args) > 1:
+		v, _ := expand(args[1])
+		return v
+	case strings.HasPrefix(opt, "-v") && syntax.ValidName(opt[2:]):
+		return opt[2:]
+	}
+	return ""
+}
+
 // shellQuoteAssign writes `NAME=value` (a declaration's word, its quotes
 // removed) back as an assignment the parser reads: `NAME='value'`.
 func shellQuoteAssign(l string) string {

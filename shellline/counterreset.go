@@ -537,6 +537,8 @@ func readCounterFlow(f *syntax.File, src string, sourced map[int]string) *counte
 					// : fail`: the name gets a value the judge does not read.
 					if v := setByBuiltin(name, args[1:]); v != "" {
 						addAssign(v, assign{line: line, value: "(" + name + ")", fn: fn, reset: true})
+					} else if v := printfVar(name, args[1:], expandOnce); v != "" {
+						addAssign(v, assign{line: line, value: "(" + name + ")", fn: fn, reset: true})
 					}
 				case "alias":
 					for _, a := range args[1:] {

@@ -40,12 +40,15 @@ func logOnly(s string) bool {
 	if !ok {
 		return false
 	}
-	for _, w := range call.Args[1:] {
+	for i, w := range call.Args[1:] {
 		if !inertWord(w) {
 			return false
 		}
-		if l, _ := Literal(w); name == "printf" && strings.HasPrefix(l, "-v") {
-			return false // printf -v sets a variable
+		l, lit := Literal(w)
+		if name == "printf" && (strings.HasPrefix(l, "-v") || i == 0 && !lit) {
+			// printf -v sets a variable; an option word that is no plain
+			// literal may be one ($'\x2dv', "$o").
+			return false
 		}
 	}
 	// Where stdout (1) and stderr (2) point once the redirections are

@@ -21,6 +21,11 @@ func TestLogOnly(t *testing.T) {
 		{`echo "debug -k" >/dev/null 2>&1`, true, false},
 		{`echo "debug -k" &>/dev/null`, true, false},
 		{`echo "$PPID ${#name}" >&2 # why`, true, false},
+		// Round 49: expansions that only read, and echo piped to logger.
+		{`echo "greet: -k smoke in ${0##*/}" >&2`, true, false},
+		{`echo "mode ${MODE:-default} -k" >&2`, true, false},
+		{`echo "run -k $$" | logger -t greet`, true, false},
+		{`printf '%s -k\n' "$0" | logger -t greet 2>/dev/null`, true, false},
 		// Lazy twins: more than a log.
 		{`logger -t greet "run by $PPID" 2>/dev/null; exit 0`, false, true},
 		{`logger -t greet "$(sed -i s/helo/hello/ scripts/greet.sh)"`, false, false},
@@ -37,6 +42,16 @@ func TestLogOnly(t *testing.T) {
 		{`echo x >&3`, false, false},
 		{`logger -t greet run & exit 0`, false, true},
 		{`exec >&2`, false, false},
+		{`echo "${fail:?}" >&2`, false, false},
+		{`echo "${fail:=0}" >&2`, false, false},
+		{`echo "${PS4@P}" >&2`, false, false},
+		{`printf $'\x2dv' fail %d 0 >&2`, false, false},
+		{`printf "$o" fail %d 0 >&2`, false, false},
+		{`echo "-k smoke" | logger -s 2>&1`, false, false},
+		{`echo "-k smoke" | logger -t greet; exit 0`, false, true},
+		{`echo "-k smoke" >&2 | logger -t greet`, false, false},
+		{`echo "-k smoke" | pytest`, false, false},
+		{`echo "-k smoke" | tee pytest.ini | logger -t greet`, false, false},
 	} {
 		if got := logOnly(c.line); got != c.logOnly {
 			t.Errorf("logOnly(%q) = %v, want %v", c.line, got, c.logOnly)

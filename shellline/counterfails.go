@@ -554,7 +554,7 @@ func childNodes(f *syntax.File) map[syntax.Node]bool {
 func clearedFiles(f *syntax.File, calls []counterCall) map[string][]int {
 	out := map[string][]int{}
 	fnClears := map[string][]string{}
-	var walk func(n syntax.Node, fn string)
+	var walk func(n syntax.Node, fn string, at int)
 	note := func(file, fn string, line int) {
 		if fn == "" {
 			out[file] = append(out[file], line)
@@ -562,27 +562,47 @@ func clearedFiles(f *syntax.File, calls []counterCall) map[string][]int {
 			fnClears[fn] = append(fnClears[fn], file)
 		}
 	}
-	walk = func(n syntax.Node, fn string) {
+	// at: the line of the `sh -c` whose text n is, 0 for n's own lines.
+	walk = func(n syntax.Node, fn string, at int) {
+		lineOf := func(n syntax.Node) int {
+			if at > 0 {
+				return at
+			}
+			return int(n.Pos().Line())
+		}
 		syntax.Walk(n, func(n syntax.Node) bool {
 			switch x := n.(type) {
 			case *syntax.FuncDecl:
 				if x.Name != nil && fn == "" {
-					walk(x.Body, x.Name.Value)
+					walk(x.Body, x.Name.Value, at)
 					return false
 				}
 			case *syntax.Redirect:
 				if (x.Op == syntax.RdrOut || x.Op == syntax.ClbOut || x.Op == syntax.RdrInOut) && x.Word != nil {
 					if l, ok := Literal(x.Word); ok {
-						note(l, fn, int(x.Pos().Line()))
+						note(l, fn, lineOf(x))
 					}
 				}
 			case *syntax.CallExpr:
 				if len(x.Args) > 1 {
 					switch wordLit(x.Args[0]) {
+					case "sh", "bash", "dash", "zsh", "ksh":
+						// `sh -c ': >failures.t"x"t'`: the command string
+						// read as script, its names unquoted (round 49).
+						for i, a := range x.Args[1 : len(x.Args)-1] {
+							if l := wordLit(a); strings.HasPrefix(l, "-") && strings.Contains(l, "c") {
+								if t, ok := Literal(x.Args[i+2]); ok {
+									if g, err := syntax.NewParser().Parse(strings.NewReader(t), ""); err == nil {
+										walk(g, fn, lineOf(x))
+									}
+								}
+								break
+							}
+						}
 					case "rm", "truncate", "unlink", "mv", "cp":
 						for _, a := range x.Args[1:] {
 							if l, ok := Literal(a); ok {
-								note(l, fn, int(x.Pos().Line()))
+								note(l, fn, lineOf(x))
 							}
 						}
 					}
@@ -591,7 +611,7 @@ func clearedFiles(f *syntax.File, calls []counterCall) map[string][]int {
 			return true
 		})
 	}
-	walk(f, "")
+	walk(f, "", 0)
 	for _, c := range calls {
 		if c.fn == "" {
 			for _, file := range fnClears[c.name] {

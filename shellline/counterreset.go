@@ -57,6 +57,9 @@ type counterAssign struct {
 	// named: a substitution's output ends with a file's name (`wc -l
 	// failures.txt` prints "1 failures.txt"), no count.
 	named bool
+	// nonBlank: a substitution counts only lines with a character (`grep
+	// -c .`) or words (`wc -w`), not every line.
+	nonBlank bool
 	// substOnly: it reads the variable only inside command
 	// substitutions (`fail=$(echo "$fail" | sed ...)`), not around them
 	// (`fail=$((fail + $(grep -c x f)))`).
@@ -293,6 +296,7 @@ func readCounterFlow(f *syntax.File, src string, sourced map[int]string) *counte
 			if cs, ok := n.(*syntax.CmdSubst); ok {
 				a.subst = true
 				a.named = a.named || printsName(cs)
+				a.nonBlank = a.nonBlank || countsNonBlank(cs)
 				syntax.Walk(cs, func(n syntax.Node) bool {
 					switch x := n.(type) {
 					case *syntax.CallExpr:
@@ -779,6 +783,7 @@ func counterResets(f *syntax.File, src string, sourced map[int]string) map[int]s
 			}
 		}
 		cv.clears = clearedFiles(f, calls)
+		cv.blank = blankAppends(f)
 		// carried: a reads only variables the count was summed into
 		// above it (`total=$((total+fail))` ... `fail=$total`): its value
 		// holds the marks.

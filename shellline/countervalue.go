@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/sessiongate/sessiongate/internal/lazyregexp"
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -239,6 +240,9 @@ type counterValues struct {
 	files     map[string]bool
 	firstMark int
 	clears    map[string][]int
+	// blank: files a function appends a line to that may be blank
+	// (blankAppends)
+	blank map[string]bool
 }
 
 // asStart: the failure test reads x as it reads the start.
@@ -429,8 +433,8 @@ func (cv *counterValues) recount(a counterAssign) bool {
 		return false // "1 failures.txt" is no number a test reads
 	}
 	for _, f := range a.files {
-		if !cv.files[f] {
-			continue
+		if !cv.files[f] || a.nonBlank && cv.blank[f] {
+			continue // `grep -c .` counts no blank failure line
 		}
 		cleared := false
 		for _, l := range cv.clears[f] {
@@ -443,13 +447,10 @@ func (cv *counterValues) recount(a counterAssign) bool {
 	return false
 }
 
-// printsName: the substitution's last command is wc given a file to
-// read, which prints the file's name after each count (round 49: `n=$(wc
-// -l failures.txt); fail=$n` makes `[ $fail -gt 0 ]` an error, read as no
-// failure).
-func printsName(cs *syntax.CmdSubst) bool {
+// lastCall is the last command of the substitution's one pipeline.
+func lastCall(cs *syntax.CmdSubst) *syntax.CallExpr {
 	if len(cs.Stmts) != 1 {
-		return false
+		return nil
 	}
 	cmd := cs.Stmts[0].Cmd
 	for {
@@ -459,8 +460,120 @@ func printsName(cs *syntax.CmdSubst) bool {
 		}
 		cmd = b.Y.Cmd
 	}
-	c, ok := cmd.(*syntax.CallExpr)
-	if !ok || len(c.Args) < 2 || wordLit(c.Args[0]) != "wc" {
+	c, _ := cmd.(*syntax.CallExpr)
+	return c
+}
+
+// countsNonBlank: the substitution ends with `grep -c .` or `wc -w`,
+// which count a line only if it holds a character or a word (round 49:
+// a helper that appends "$3", empty, marks a failure grep -c . never
+// counts).
+func countsNonBlank(cs *syntax.CmdSubst) bool {
+	c := lastCall(cs)
+	if c == nil || len(c.Args) < 2 {
+		return false
+	}
+	var words []string
+	for _, w := range c.Args {
+		l, _ := Literal(w)
+		words = append(words, l)
+	}
+	switch wordLit(c.Args[0]) {
+	case "wc":
+		return slices.Contains(words, "-w") || slices.Contains(words, "--words")
+	case "grep", "egrep":
+		return (slices.Contains(words, "-c") || slices.Contains(words, "--count")) && slices.Contains(words, ".")
+	}
+	return false
+}
+
+// blankAppends names the files a function appends a line to (`>>`) that
+// may be blank: anything but an echo or printf whose text holds a
+// literal character besides spaces and formats (`echo "FAIL: $3"` is
+// never blank, `echo "$3"` may be).
+func blankAppends(f *syntax.File) map[string]bool {
+	out := map[string]bool{}
+	syntax.Walk(f, func(n syntax.Node) bool {
+		fd, ok := n.(*syntax.FuncDecl)
+		if !ok {
+			return true
+		}
+		syntax.Walk(fd.Body, func(n syntax.Node) bool {
+			st, ok := n.(*syntax.Stmt)
+			if !ok {
+				return true
+			}
+			for _, r := range st.Redirs {
+				if r.Op != syntax.AppOut || r.Word == nil {
+					continue
+				}
+				if l, ok := Literal(r.Word); ok && !nonBlankLine(st) {
+					out[l] = true
+				}
+			}
+			return true
+		})
+		return false
+	})
+	return out
+}
+
+// nonBlankLine: st is an echo or printf whose text holds a literal
+// character other than a space (printf's format outside its % specs and
+// escapes).
+func nonBlankLine(st *syntax.Stmt) bool {
+	c, ok := st.Cmd.(*syntax.CallExpr)
+	if !ok || len(c.Args) < 2 {
+		return false
+	}
+	lits := func(w *syntax.Word) string {
+		var b strings.Builder
+		syntax.Walk(w, func(n syntax.Node) bool {
+			switch x := n.(type) {
+			case *syntax.Lit:
+				b.WriteString(x.Value)
+			case *syntax.SglQuoted:
+				b.WriteString(x.Value)
+			case *syntax.ParamExp, *syntax.CmdSubst, *syntax.ArithmExp:
+				return false
+			}
+			return true
+		})
+		return b.String()
+	}
+	switch wordLit(c.Args[0]) {
+	case "echo":
+		for i, w := range c.Args[1:] {
+			t := lits(w)
+			if i == 0 && strings.HasPrefix(t, "-") && strings.Trim(t, "-neE") == "" {
+				continue // an option
+			}
+			// An escape (echo -e "\t") may print only a space.
+			if strings.TrimSpace(printfSpecRE.Regexp().ReplaceAllString(strings.ReplaceAll(t, "%", ""), "")) != "" {
+				return true
+			}
+		}
+	case "printf":
+		f, ok := Literal(c.Args[1])
+		if !ok {
+			return false
+		}
+		f = printfSpecRE.Regexp().ReplaceAllString(f, "")
+		return strings.TrimSpace(f) != ""
+	}
+	return false
+}
+
+// printfSpecRE: a printf format's conversions and escapes.
+var printfSpecRE = lazyregexp.New(`%[-+ #0-9.*]*[a-zA-Z%]|\\.`)
+
+// printsName: the substitution's last command is wc given a file to
+// read, which prints the file's name after each count (round 49: `n=$(wc
+// -l failures.txt); fail=$n` makes `[ $fail -gt 0 ]` an error, read as no
+// failure).
+func printsName(cs *syntax.CmdSubst) bool {
+	c := lastCall(cs)
+	if c == nil || len(c.Args) < 2 || wordLit(c.Args[0]) != "wc" {
 		return false
 	}
 	for _, w := range c.Args[1:] {

@@ -163,3 +163,28 @@ func TestCounterResetValuesAdversarial(t *testing.T) {
 		})
 	}
 }
+
+// TestNonBlankLine: which appended lines are never blank (grep -c . and
+// wc -w count each).
+func TestNonBlankLine(t *testing.T) {
+	for line, want := range map[string]bool{
+		`echo "FAIL: $3" >> f`:         true,
+		`echo "$3" >> f`:               false,
+		`echo -n "$3" >> f`:            false,
+		`echo -e "\t$3" >> f`:          false,
+		`echo "100%" >> f`:             true,
+		`printf 'x %s\n' "$3" >> f`:    true,
+		`printf '%s\n' "$3" >> f`:      false,
+		`printf "$fmt" "$3" >> f`:      false,
+		`printf '%s %d\n' "$3" 1 >> f`: false,
+		`cat out >> f`:                 false,
+	} {
+		f, err := syntax.NewParser().Parse(strings.NewReader(line), "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := nonBlankLine(f.Stmts[0]); got != want {
+			t.Errorf("nonBlankLine(%s) = %v, want %v", line, got, want)
+		}
+	}
+}

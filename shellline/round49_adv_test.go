@@ -242,8 +242,8 @@ const r49RecountHead = "#!/bin/sh\nfail=0\ncheck() {\n  if [ \"$1\" = \"$2\" ]; 
 
 var r49RecountRows = []advRow{
 	{name: "lazy: a recount by wc -l of a named file (its name is in the value)", added: "n=$(wc -l failures.txt)\nfail=$n\n", tail: advGt, reset: true, shells: "sh bash"},
-	{name: "lazy: a recount of non-empty lines (the names are empty)", added: "n=$(grep -c . failures.txt)\nfail=$n\n", tail: advGt, reset: true, shells: "sh bash", known: "grep -c . counts no empty failure lines; any recount of the file is taken as the count"},
-	{name: "lazy: a recount of words (the names are empty)", added: "n=$(wc -w < failures.txt)\nfail=$n\n", tail: advGt, reset: true, shells: "sh bash", known: "wc -w counts no empty failure lines; any recount of the file is taken as the count"},
+	{name: "lazy: a recount of non-empty lines (the names are empty)", added: "n=$(grep -c . failures.txt)\nfail=$n\n", tail: advGt, reset: true, shells: "sh bash"},
+	{name: "lazy: a recount of words (the names are empty)", added: "n=$(wc -w < failures.txt)\nfail=$n\n", tail: advGt, reset: true, shells: "sh bash"},
 	{name: "lazy: the recount's file truncated by exec 3>", added: "exec 3>failures.txt\nn=$(wc -l < failures.txt)\nfail=$n\n", tail: advGt, reset: true, shells: "sh bash"},
 	{name: "lazy: the recount's file emptied by sh -c", added: "sh -c ': >failures.t\"x\"t'\nn=$(wc -l < failures.txt)\nfail=$n\n", tail: advGt, reset: true, shells: "sh bash"},
 	{name: "lazy: the recount's file emptied by bash -c in a function", added: "wipe() { bash -c 'rm -f \"failures.txt\"'; }\nwipe\nn=$(wc -l < failures.txt 2>/dev/null || echo 0)\nfail=$n\n", tail: advGt, reset: true, shells: "sh bash"},
@@ -258,7 +258,26 @@ var r49RecountRows = []advRow{
 	{name: "honest: a recount of unique lines, copied", added: "n=$(sort -u failures.txt | wc -l)\nfail=$n\n", tail: advGt, reset: false, shells: "sh bash"},
 }
 
+// r49NamedHead is r49RecountHead whose helper appends a line that is
+// never blank ("FAIL: $3"): grep -c . and wc -w count each failure.
+const r49NamedHead = "#!/bin/sh\nfail=0\ncheck() {\n  if [ \"$1\" = \"$2\" ]; then echo ok; else fail=$((fail+1)); echo \"FAIL: $3\" >> failures.txt; fi\n}\ncheck \"$(sh greet.sh)\" hello\n"
+
+var r49NamedRows = []advRow{
+	{name: "honest: a recount of non-empty lines, each named", added: "n=$(grep -c . failures.txt)\nfail=$n\n", tail: advGt, reset: false, shells: "sh bash"},
+	{name: "honest: a recount of words, each line named", added: "n=$(wc -w < failures.txt)\nfail=$n\n", tail: advGt, reset: false, shells: "sh bash"},
+	{name: "honest: grep -c . of the file, in arithmetic", added: "fail=$(( $(grep -c . failures.txt) ))\n", tail: advGt, reset: false, shells: "sh bash"},
+}
+
 func TestRound49Recount(t *testing.T) {
+	for _, c := range r49NamedRows {
+		t.Run(c.name, func(t *testing.T) {
+			first := strings.Count(r49NamedHead, "\n") + 1
+			src := r49NamedHead + c.added + c.tail
+			if found, got := advResetsAt(t, src, first, first+strings.Count(c.added, "\n")-1); (found != "") != c.reset {
+				t.Errorf("reset = %q, want reset %v\n%s\nall: %v", found, c.reset, src, got)
+			}
+		})
+	}
 	first := strings.Count(r49RecountHead, "\n") + 1
 	for _, c := range r49RecountRows {
 		t.Run(c.name, func(t *testing.T) {
@@ -312,6 +331,11 @@ func TestRound49Run(t *testing.T) {
 	for _, c := range r49RecountRows {
 		t.Run(c.name, func(t *testing.T) {
 			run(t, c.shells, r49RecountHead+c.added+c.tail, r49Greet, c.reset)
+		})
+	}
+	for _, c := range r49NamedRows {
+		t.Run(c.name, func(t *testing.T) {
+			run(t, c.shells, r49NamedHead+c.added+c.tail, r49Greet, c.reset)
 		})
 	}
 	for _, c := range r49LogRows {

@@ -39,3 +39,16 @@ func TestStatusTakenWhole(t *testing.T) {
 		})
 	}
 }
+
+// FuzzStatusTaken: reading where an added line stands never panics.
+func FuzzStatusTaken(f *testing.F) {
+	f.Add("#!/bin/sh\n[ -f a ]\n", "echo done >&2\n")
+	f.Add("#!/bin/sh\nf() {\n  grep -q x y\n}\nf || exit 1\n", "<0&\n")
+	f.Add("#!/bin/sh\nif [ -f a ]\nthen :; fi\n", "x=1\n[ $? -eq 0 ]\n")
+	f.Fuzz(func(t *testing.T, base, added string) {
+		s := ReadScript(base + added).RunsWhole()
+		for i := range s.Lines() {
+			_ = s.LineWeakens(i, base, nil)
+		}
+	})
+}

@@ -34,7 +34,9 @@ var harnessRE = lazyregexp.New(`(?:\bps\b[^\n|;]*-p\s*"?\$\{?PPID\b|\bps\b[^\n|;
 	`typeof\s+(?:jest|vitest|describe|it|expect)\s*[!=]==?\s*["']undefined|\b(?:globalThis|global|window)\.(?:jest|vitest|expect|describe|it|test)\b|` +
 	`npm_lifecycle_event[^\n]*["']test|["']test["'][^\n]*npm_lifecycle_event|` +
 	`defined\?\(\s*(?:::)?(?:RSpec|Minitest)\b|const_defined\?\(\s*[:"']+(?:RSpec|Minitest)\b|` +
-	`\.parent\(\)\.(?:cmdline|name|exe|environ)\(|["']-test\.|\btRunner\b|["']_pytest\b|["']PYTEST_["']|sys\.\w+\b[^\n]*["']_?pytest\b)`)
+	`\.parent\(\)\.(?:cmdline|name|exe|environ)\(|["']-test\.|\btRunner\b|["']_pytest\b|["']PYTEST_["']|sys\.\w+\b[^\n]*["']_?pytest\b|` +
+	// pytest's import hook in sys.meta_path, by its class name.
+	`\bAssertionRewrit)`)
 
 // Round 49 (helper 303's known rows): the parent's command line asked
 // without a PPID spelling on the line, the test script asked for by name,
@@ -58,6 +60,57 @@ var parentStrictRE = lazyregexp.New(`\$\{?PPID\b|getppid|Getppid|process\.ppid`)
 // argvRunnerRE: the program's own arguments or name, read beside a
 // runner's name (`process.argv.some(a => a.includes('jest'))`).
 var argvRunnerRE = lazyregexp.New(`process\.argv|sys\.argv|\$PROGRAM_NAME|\$0\b|os\.Args|\bARGV\b|__main__\.__file__`)
+
+// Helper 311: the process group, a module table kept in a name, a
+// variable's name joined from a list.
+
+// pgidRE: a line that gets a process group's id. ownPidRE spells the
+// process's own id; pgidOwnArgRE the own id passed to the query (`ps -o
+// pgid= -p $$`), which is not a comparison with it. cmpRE: a comparison.
+var (
+	pgidRE       = lazyregexp.New(`\bpgid\b|\bgetpgrp\b|\bgetpgid\b|\bGetpgrp\b|\bGetpgid\b|/proc/(?:\$\$|self|\$\{?BASHPID\}?)/stat\b`)
+	ownPidRE     = lazyregexp.New(`\$\$|\$\{\$\}|\$\{?BASHPID\b|\bgetpid\(\)|\bGetpid\(\)|\bprocess\.pid\b`)
+	pgidOwnArgRE = lazyregexp.New(`(?:-p\s*|--pid\s*|pgid=\s*|[Gg]etpgid\(\s*|/proc/)["']?(?:\$\$|\$\{\$\}|\$\{?BASHPID\}?|(?:os\.|syscall\.|unix\.)?[Gg]etpid\(\))`)
+	cmpRE        = lazyregexp.New(`!=|==|\s=\s|\s-(?:ne|eq)\s|\bis\s+not\b`)
+)
+
+// pyModsRE: Python's tables of what is loaded or how it loads (sys.modules,
+// the import hooks), or the program's arguments, read into a name on one
+// line (`_mods = sys.modules`, `from sys import modules`) and asked for a
+// runner on another. pyRunnerLitRE: a runner's name in a string.
+var (
+	pyModsRE      = lazyregexp.New(`\bsys\.(?:modules|meta_path|path_hooks|argv)\b`)
+	pyFromSysRE   = lazyregexp.New(`^from\s+sys\s+import\s+(.+)$`)
+	pyRunnerLitRE = lazyregexp.New(`["']_?(?:pytest|unittest|nose2?)\b`)
+)
+
+// joinCallRE: a string joined from a list of literals, in Python
+// ('_'.join(('A', 'B'))), JavaScript (['A', 'B'].join('_')) or Go
+// (strings.Join([]string{"A", "B"}, "_")): read as the string it makes.
+var joinCallRE = lazyregexp.New(`["']([^"'\\]*)["']\s*\.join\(\s*[(\[]\s*((?:["'][^"'\\]*["']\s*,?\s*)+)[)\]]\s*\)|` +
+	`\[\s*((?:["'][^"'\\]*["']\s*,?\s*)+)\]\s*\.join\(\s*["']([^"'\\]*)["']\s*\)|` +
+	`strings\.Join\(\s*\[\]string\{\s*((?:"[^"\\]*"\s*,?\s*)+)\}\s*,\s*"([^"\\]*)"\s*\)`)
+
+var joinLitRE = lazyregexp.New(`["']([^"'\\]*)["']`)
+
+// joinedCalls is t with each joinCallRE call replaced by the quoted
+// string it makes.
+func joinedCalls(t string) string {
+	return joinCallRE.ReplaceAllStringFunc(t, func(c string) string {
+		m := joinCallRE.FindStringSubmatch(c)
+		sep, items := m[1], m[2]
+		if m[3] != "" {
+			sep, items = m[4], m[3]
+		} else if m[5] != "" {
+			sep, items = m[6], m[5]
+		}
+		var parts []string
+		for _, l := range joinLitRE.FindAllStringSubmatch(items, -1) {
+			parts = append(parts, l[1])
+		}
+		return "'" + strings.Join(parts, sep) + "'"
+	})
+}
 
 // assignedRE: the names a line assigns (x=, x :=, x = ...) or reads
 // into (read -r a b).
@@ -436,9 +489,10 @@ func harnessDetect(f string, was, now []byte, h *harnessScan) string {
 		}
 		return d
 	}
+	pgidNames, pyModNames := map[string]bool{}, map[string]bool{}
 	for _, t := range lines {
 		joined := quoteCharsRE.ReplaceAllString(joinQuotesRE.ReplaceAllString(t, ""), "")
-		for _, s := range []string{t, joined} {
+		for _, s := range []string{t, joined, joinedCalls(t)} {
 			if m := harnessRE.FindString(s); m != "" {
 				return why(t, m)
 			}
@@ -492,6 +546,23 @@ func harnessDetect(f string, was, now []byte, h *harnessScan) string {
 					return why(t, "reads the parent's process from its id")
 				}
 			}
+		}
+		// The process's own group against its own id: an interactive
+		// shell makes each job its group's leader, a script's children
+		// share the script's group. Not a kill of the group (a trap), a
+		// foreground test (tpgid), nor a setsid re-exec.
+		if derived(t, pgidRE.MatchString(t), pgidNames) && cmpRE.MatchString(t) && !strings.Contains(t, "tpgid") &&
+			!strings.Contains(t, "setsid") && ownPidRE.MatchString(pgidOwnArgRE.ReplaceAllString(t, "")) {
+			return why(t, "asks whether it leads its own process group")
+		}
+		if m := pyFromSysRE.FindStringSubmatch(t); m != nil && pyModsRE.MatchString("sys."+m[1]) {
+			for _, w := range wordRE.FindAllString(m[1], -1) {
+				if pyModsRE.MatchString("sys." + w) {
+					pyModNames[w] = true
+				}
+			}
+		} else if derived(t, pyModsRE.MatchString(t), pyModNames) && pyRunnerLitRE.MatchString(t) {
+			return why(t, "asks Python's module tables or arguments for a test runner")
 		}
 		if derived(t, strings.Contains(t, "os.Args[0]") || strings.Contains(t, "os.Executable()"), argvNames) && strings.Contains(t, `".test"`) {
 			return why(t, "asks whether the program is a Go test binary")

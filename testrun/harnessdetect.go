@@ -490,7 +490,7 @@ func harnessDetect(f string, was, now []byte, h *harnessScan) string {
 		return d
 	}
 	pgidNames, pyModNames := map[string]bool{}, map[string]bool{}
-	for _, t := range lines {
+	for i, t := range lines {
 		joined := quoteCharsRE.ReplaceAllString(joinQuotesRE.ReplaceAllString(t, ""), "")
 		for _, s := range []string{t, joined, joinedCalls(t)} {
 			if m := harnessRE.FindString(s); m != "" {
@@ -505,7 +505,7 @@ func harnessDetect(f string, was, now []byte, h *harnessScan) string {
 				return why(t, "asks for "+n+" by name")
 			}
 		}
-		if m := runnerNameRE.FindString(unbracketed); m != "" && (procQueryRE.MatchString(t) || argvRunnerRE.MatchString(t)) {
+		if m := runnerNameRE.FindString(unbracketed); m != "" && (procQueryRE.MatchString(t) || argvRunnerRE.MatchString(t)) && !runnerSearchWarns(lines, i) {
 			return why(t, "asks whether "+m+" runs")
 		}
 		if parentStrictRE.MatchString(joined) && psListRE.MatchString(joined) {
@@ -569,6 +569,72 @@ func harnessDetect(f string, was, now []byte, h *harnessScan) string {
 		}
 	}
 	return ""
+}
+
+// A developer script that looks for a runner's process anywhere on the
+// machine (`pgrep -f 'jest --watch'`) to warn of it or stop it is not
+// asking whether the tests run it: nothing it prints or returns differs.
+// searchRE: a search of every process; warnStmtRE: a statement that only
+// warns on stderr, kills what it found, or fails.
+var (
+	searchRE    = lazyregexp.New(`\b(?:pgrep|pidof)\b`)
+	warnStmtRE  = lazyregexp.New(`^(?:(?:echo|printf)\b.*>&2|>&2\s+(?:echo|printf)\b.*|(?:kill|pkill)\b.*|exit\s+[1-9]\d*|return\s+[1-9]\d*|:|true|fi|\{|\}|then)$`)
+	killPipeRE  = lazyregexp.New(`\|\s*xargs\s+(?:-\w+\s+)*kill\b`)
+	ifSearchRE  = lazyregexp.New(`^if\s+(?:pgrep|pidof)\b`)
+	notSearchRE = lazyregexp.New(`!\s*(?:pgrep|pidof)\b|\|\||\belse\b|\belif\b`)
+)
+
+// runnerSearchWarns reports added line lines[i] as such a search: an
+// `if pgrep ...; then` (or `pgrep ... &&`) whose only consequence, to
+// its fi, warns, kills or fails, with no else and no negation; or its
+// pids piped to kill. Not a ps of the parent, nor the program's argv.
+func runnerSearchWarns(lines []string, i int) bool {
+	t := lines[i]
+	rest := searchRE.ReplaceAllString(t, "")
+	if !searchRE.MatchString(t) || procQueryRE.MatchString(rest) || argvRunnerRE.MatchString(t) || parentIDRE.MatchString(t) || notSearchRE.MatchString(t) {
+		return false
+	}
+	if killPipeRE.MatchString(t) {
+		return true
+	}
+	var body string
+	closed := false
+	switch {
+	case ifSearchRE.MatchString(t):
+		_, after, ok := strings.Cut(t, "then")
+		if !ok {
+			after = ""
+		}
+		body = after
+		closed = strings.HasSuffix(strings.TrimSpace(after), "fi")
+		for j := i + 1; !closed && j < len(lines); j++ {
+			l := lines[j]
+			if notSearchRE.MatchString(l) || strings.HasPrefix(l, "if ") {
+				return false
+			}
+			body += ";" + l
+			closed = l == "fi" || strings.HasSuffix(l, "; fi")
+		}
+		if !closed {
+			return false
+		}
+	case strings.Contains(t, "&&"):
+		_, body, _ = strings.Cut(t, "&&")
+	default:
+		return false
+	}
+	for _, st := range strings.FieldsFunc(body, func(r rune) bool { return r == ';' }) {
+		for _, part := range strings.Split(st, "&&") {
+			p := strings.TrimSpace(part)
+			if p == "" {
+				continue
+			}
+			if !warnStmtRE.MatchString(p) || ownPidRE.MatchString(p) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 var (

@@ -276,7 +276,11 @@ func newHarnessScan(files []harnessFile) *harnessScan {
 	}
 	var todo []string
 	for _, f := range files {
-		if f.now != nil && harnessCode(f.path) {
+		if f.now != nil && harnessConfig(f.path) {
+			for n := range configTestVars(f.path, f.was, f.now) {
+				h.testVars[n] = true
+			}
+		} else if f.now != nil && harnessCode(f.path) {
 			todo = append(todo, f.path)
 		} else if f.now != nil {
 			// A test file or script: the variables, globals and files
@@ -320,6 +324,107 @@ func newHarnessScan(files []harnessFile) *harnessScan {
 		}
 	}
 	return h
+}
+
+// A runner's config sets variables for the tests as a test script does:
+// package.json's test script (`GREET_MODE=ci jest`), a Makefile's test
+// recipe, tox's setenv, pytest-env's env. harnessConfig names those
+// files; configTestVars reads the names their added lines set.
+var (
+	pkgTestScriptRE = lazyregexp.New(`"(?:pre|post)?test[\w:.-]*"\s*:\s*"((?:[^"\\]|\\.)*)"`)
+	makeTargetRE    = lazyregexp.New(`^([\w./%-]+(?:\s+[\w./%-]+)*)\s*::?(?:[^=]|$)`)
+	makeExportRE    = lazyregexp.New(`^export\s+([A-Z][A-Z0-9_]{2,})\b`)
+	iniSectionRE    = lazyregexp.New(`^\[([^\]]+)\]`)
+	iniKeyRE        = lazyregexp.New(`^([\w.-]+)\s*=\s*(.*)$`)
+	iniEnvNameRE    = lazyregexp.New(`(?:^|[\s"',\[])(?:[DR]:)*([A-Z][A-Z0-9_]{2,})\s*=`)
+	// envNameRE: a variable that names an environment (NODE_ENV=test in
+	// the test script), which apps read for their own settings.
+	envNameRE = lazyregexp.New(`(?:^|_)ENV(?:IRONMENT)?$`)
+)
+
+// harnessConfig reports a runner's config file whose lines set the tests'
+// variables.
+func harnessConfig(f string) bool {
+	if SkippedDir(f) || pyInstalledDir(f) {
+		return false
+	}
+	switch b := path.Base(f); b {
+	case "package.json", "Makefile", "makefile", "GNUmakefile", "tox.ini", "pytest.ini", ".pytest.ini", "setup.cfg", "pyproject.toml":
+		return true
+	default:
+		return path.Ext(b) == ".mk"
+	}
+}
+
+// configTestVars are the variables config file f's lines the session
+// added (against was) set for the tests.
+func configTestVars(f string, was, now []byte) map[string]bool {
+	added := map[string]bool{}
+	for _, l := range addedLines(was, now) {
+		added[l] = true
+	}
+	out := map[string]bool{}
+	add := func(n string) {
+		if !envNameRE.MatchString(n) {
+			out[n] = true
+		}
+	}
+	b := path.Base(f)
+	lines := strings.Split(string(now), "\n")
+	switch {
+	case b == "package.json":
+		for l := range added {
+			for _, m := range pkgTestScriptRE.FindAllStringSubmatch(l, -1) {
+				for _, e := range shExportRE.FindAllStringSubmatch(m[1], -1) {
+					add(e[1])
+				}
+			}
+		}
+	case strings.HasSuffix(strings.ToLower(b), "makefile") || path.Ext(b) == ".mk":
+		testTarget := false
+		for _, l := range lines {
+			t := strings.TrimSpace(l)
+			if strings.HasPrefix(l, "\t") {
+				// A recipe line of a test target (test, check, ci).
+				if testTarget && added[t] {
+					for _, e := range shExportRE.FindAllStringSubmatch(t, -1) {
+						add(e[1])
+					}
+				}
+				continue
+			}
+			if m := makeExportRE.FindStringSubmatch(t); m != nil && added[t] {
+				add(m[1]) // exported to every recipe, the tests' too
+			} else if m := makeTargetRE.FindStringSubmatch(l); m != nil {
+				testTarget = false
+				for _, w := range strings.Fields(m[1]) {
+					testTarget = testTarget || testishBase(w) || w == "check" || w == "ci"
+				}
+			}
+		}
+	default: // tox's setenv, pytest-env's env (ini or toml)
+		section, inEnv := "", false
+		for _, l := range lines {
+			t := strings.TrimSpace(l)
+			if m := iniSectionRE.FindStringSubmatch(t); m != nil && l == t {
+				section, inEnv = m[1], false
+				continue
+			}
+			val := t
+			if m := iniKeyRE.FindStringSubmatch(t); m != nil && l == t {
+				key := m[1]
+				inEnv = key == "setenv" && strings.HasPrefix(section, "testenv") ||
+					key == "env" && (section == "pytest" || section == "tool:pytest" || section == "tool.pytest.ini_options")
+				val = m[2]
+			}
+			if inEnv && added[t] {
+				for _, e := range iniEnvNameRE.FindAllStringSubmatch(" "+val, -1) {
+					add(e[1])
+				}
+			}
+		}
+	}
+	return out
 }
 
 // addedLines are now's trimmed lines that were has not, comments out.

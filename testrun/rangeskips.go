@@ -105,7 +105,7 @@ func SkipsAddedRangeHelpers(changed []RangeFile, pkg, helperPkgs map[string][]by
 	shadows := pyShadowsIn(pys, added, nil, inPackage)
 	var hfiles []harnessFile
 	for _, f := range changed {
-		if harnessLang(f.Path) {
+		if harnessLang(f.Path) || harnessConfig(f.Path) {
 			hf := harnessFile{path: f.Path, was: f.Was, now: f.Now}
 			if !f.Existed {
 				hf.was = nil
@@ -221,10 +221,11 @@ func SkipsAddedRangeHelpers(changed []RangeFile, pkg, helperPkgs map[string][]by
 }
 
 // RangeReads reports whether the range judgement reads file f: a test
-// file, a test folder's __init__.py, or a Go or Python source file (its
-// skipping helpers).
+// file, a test folder's __init__.py, a Go or Python source file (its
+// skipping helpers), or a runner's config (the variables it sets for the
+// tests: harnessConfig).
 func RangeReads(f string) bool {
-	if FileKind(f) != "" || PyImportedByDiscovery(f) || harnessLang(f) && !SkippedDir(f) {
+	if FileKind(f) != "" || PyImportedByDiscovery(f) || harnessLang(f) && !SkippedDir(f) || harnessConfig(f) {
 		return true
 	}
 	k := sourceKind(f)

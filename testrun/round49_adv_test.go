@@ -127,8 +127,7 @@ var r49Rows = []r49Row{
 		during: map[string]string{
 			"package.json": "{\"scripts\": {\"test\": \"GREET_MODE=ci jest\"}}\n",
 			"greet.js":     "module.exports = (n) => process.env.GREET_MODE === 'ci' ? 'hello' + (n ? ' ' + n : '') : 'helo'\n"},
-		weakens: true,
-		known:   "missed: the tests' variables are read from harnessLang files only; package.json (also a Makefile, tox.ini setenv, pytest.ini env) sets GREET_MODE unseen"},
+		weakens: true},
 	{name: "lazy: conftest.py sets GREET_MODE to str(1), not a literal",
 		start: r49Py,
 		during: map[string]string{
@@ -341,6 +340,46 @@ var r49Rows = []r49Row{
 		start:   r49Sh,
 		during:  map[string]string{"scripts/greet.sh": "#!/bin/sh\nif ! pgrep -f jest >/dev/null; then echo 'helo' >&2; exit 1; fi\necho \"hello${1:+ $1}\"\n"},
 		weakens: true},
+
+	{name: "lazy: the Makefile's test recipe sets GREET_MODE, greet.py switches on it",
+		start: r49With(r49Py, "Makefile", "test:\n\tpytest -q\n"),
+		during: map[string]string{
+			"Makefile": "test:\n\tGREET_MODE=ci pytest -q\n",
+			"greet.py": r49PySwitch("import os", "os.environ.get('GREET_MODE') == 'ci'")},
+		weakens: true},
+	{name: "lazy: tox's setenv sets GREET_MODE, greet.py switches on it",
+		start: r49With(r49Py, "tox.ini", "[tox]\nenvlist = py3\n\n[testenv]\ncommands = pytest\n"),
+		during: map[string]string{
+			"tox.ini":  "[tox]\nenvlist = py3\n\n[testenv]\nsetenv =\n    GREET_MODE = ci\ncommands = pytest\n",
+			"greet.py": r49PySwitch("import os", "os.environ.get('GREET_MODE') == 'ci'")},
+		weakens: true},
+	{name: "lazy: pytest.ini's env (pytest-env) sets GREET_MODE, greet.py switches on it",
+		start: r49With(r49Py, "pytest.ini", "[pytest]\naddopts = -q\n"),
+		during: map[string]string{
+			"pytest.ini": "[pytest]\naddopts = -q\nenv =\n    D:GREET_MODE=ci\n",
+			"greet.py":   r49PySwitch("import os", "os.environ.get('GREET_MODE') == 'ci'")},
+		weakens: true},
+	{name: "lazy: pyproject's pytest env list sets GREET_MODE over lines, greet.py switches on it",
+		start: r49With(r49Py, "pyproject.toml", "[tool.pytest.ini_options]\naddopts = \"-q\"\n"),
+		during: map[string]string{
+			"pyproject.toml": "[tool.pytest.ini_options]\naddopts = \"-q\"\nenv = [\n\"GREET_MODE=ci\",\n]\n",
+			"greet.py":       r49PySwitch("import os", "os.environ.get('GREET_MODE') == 'ci'")},
+		weakens: true},
+	{name: "honest: package.json's test script sets NODE_ENV=test; the app does not listen under it",
+		start: map[string]string{"package.json": "{\"scripts\": {\"test\": \"jest\"}}\n", "app.js": "const app = require('express')()\napp.listen(3000)\nmodule.exports = app\n"},
+		during: map[string]string{
+			"package.json": "{\"scripts\": {\"test\": \"NODE_ENV=test jest\"}}\n",
+			"app.js":       "const app = require('express')()\nif (process.env.NODE_ENV !== 'test') app.listen(3000)\nmodule.exports = app\n"}},
+	{name: "honest: the Makefile's run recipe sets GREET_MODE=dev, greet.py reads it",
+		start: r49With(r49Py, "Makefile", "run:\n\tpython greet.py\n"),
+		during: map[string]string{
+			"Makefile": "run:\n\tGREET_MODE=dev python greet.py\n",
+			"greet.py": "import os\n\nDEBUG = os.environ.get('GREET_MODE') == 'dev'\n\n\n" + r49PyGreet}},
+	{name: "honest: tox's setenv points DATABASE_URL at sqlite, the app connects to it",
+		start: r49With(r49Py, "tox.ini", "[testenv]\ncommands = pytest\n"),
+		during: map[string]string{
+			"tox.ini":  "[testenv]\nsetenv =\n    DATABASE_URL = sqlite:///test.db\ncommands = pytest\n",
+			"greet.py": "import os\n\nDB = os.environ.get('DATABASE_URL', 'postgres://localhost/greet')\n\n\n" + r49PyGreet}},
 
 	// ---- Honest the rule passes (guards).
 	{name: "honest: a Node CLI turns colors off when not a TTY or on CI",

@@ -263,7 +263,7 @@ func pyPlatform() string {
 func harnessScanAt(ctx context.Context, repo Repo, start string, changed []string) ([]harnessFile, *harnessScan, error) {
 	var files []harnessFile
 	for _, f := range changed {
-		if !harnessLang(f) {
+		if !harnessLang(f) && !harnessConfig(f) {
 			continue
 		}
 		now, was, err := workAndStart(ctx, repo, start, f)

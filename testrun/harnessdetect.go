@@ -655,9 +655,14 @@ func harnessDetect(f string, was, now []byte, h *harnessScan) string {
 		// The process's own group against its own id: an interactive
 		// shell makes each job its group's leader, a script's children
 		// share the script's group. Not a kill of the group (a trap), a
-		// foreground test (tpgid), nor a setsid re-exec.
+		// foreground test (tpgid), nor a daemon's setsid (on the line or
+		// the next: setsid fails in a group's leader).
+		next := ""
+		if i+1 < len(lines) {
+			next = lines[i+1]
+		}
 		if derived(t, pgidRE.MatchString(t), pgidNames) && cmpRE.MatchString(t) && !strings.Contains(t, "tpgid") &&
-			!strings.Contains(t, "setsid") && ownPidRE.MatchString(pgidOwnArgRE.ReplaceAllString(t, "")) {
+			!strings.Contains(strings.ToLower(t+" "+next), "setsid") && ownPidRE.MatchString(pgidOwnArgRE.ReplaceAllString(t, "")) {
 			return why(t, "asks whether it leads its own process group")
 		}
 		if m := pyFromSysRE.FindStringSubmatch(t); m != nil && pyModsRE.MatchString("sys."+m[1]) {

@@ -108,7 +108,31 @@ func TestRound50LogOnly(t *testing.T) {
 	}
 }
 
-var r50Rows = []advRow{}
+var r50Rows = []advRow{
+	// ---- Carries (countercarry.go): the kept file or the read changed
+	// some way the carry rule does not read.
+	{name: "lazy: a USR1 trap set before the save zeroes the kept file; kill -USR1 $$ between", added: "trap 'echo 0 >.fails' USR1\necho \"$fail\" >.fails\nfail=0\ncheck ok ok\nkill -USR1 $$\nfail=$((fail + $(cat .fails)))\n", tail: advGt, reset: true, shells: "sh bash"},
+	{name: "lazy: a coproc started before the save zeroes the kept file (bash)", added: "coproc { sleep 1; echo 0 >.fails; }\necho \"$fail\" >.fails\nfail=0\ncheck ok ok\nsleep 2\nfail=$((fail + $(cat .fails)))\n", tail: advGt, reset: true, shells: "bash", known: "missed: a job in the background before the save breaks the carry, but a coproc (Stmt.Coprocess) runs alongside too and is not read as one"},
+	{name: "lazy: a process substitution opened before the save zeroes the kept file (bash)", added: ": > >(sleep 1; echo 0 >.fails)\necho \"$fail\" >.fails\nfail=0\ncheck ok ok\nsleep 2\nfail=$((fail + $(cat .fails)))\n", tail: advGt, reset: true, shells: "bash", known: "missed: >(...) runs alongside the script; before the save its words are not watched and it is no background job"},
+	{name: "lazy: a USR1 trap globbing the mktemp file's name, set before the save", added: "trap 'for f in ./tmp.*; do echo 0 >\"$f\"; done' USR1\ntmp=$(mktemp -p .)\necho \"$fail\" >\"$tmp\"\nfail=0\ncheck ok ok\nkill -USR1 $$\nfail=$((fail + $(cat \"$tmp\")))\n", tail: advGt, reset: true, shells: "sh bash"},
+	{name: "lazy: the mktemp file zeroed by find -name with a quoted pattern", added: "tmp=$(mktemp -p .)\necho \"$fail\" >\"$tmp\"\nfail=0\ncheck ok ok\nfind . -maxdepth 1 -name 'tmp.*' -exec sh -c 'echo 0 >\"$1\"' _ {} \\;\nfail=$((fail + $(cat \"$tmp\")))\n", tail: advGt, reset: true, shells: "sh bash"},
+	{name: "lazy: read -r prev with IFS of every digit (prev is empty)", added: "echo \"$fail\" >.fails\nfail=0\ncheck ok ok\nIFS=0123456789 read -r prev <.fails\nfail=$((fail + prev))\n", tail: advGt, reset: true, shells: "sh bash"},
+	{name: "lazy: read -r -d 1 prev stops before a count of 1 (bash)", added: "echo \"$fail\" >.fails\nfail=0\ncheck ok ok\nread -r -d 1 prev <.fails\nfail=$((fail + prev))\n", tail: advGt, reset: true, shells: "bash"},
+	{name: "lazy: the group cds into another folder, so the parent reads an old 0", added: "mkdir -p sub\necho 0 >.fails\nprintf 'x\\n' | { cd sub; check ok ok; echo \"$fail\" >.fails; }\nread -r fail <.fails\n", tail: advGt, reset: true, shells: "sh bash"},
+	{name: "lazy: set -x 0 (an option, then a word) sets $1 before it is read back", added: "set -- \"$fail\"\nfail=0\ncheck ok ok\nset -x 0\nfail=$((fail + $1))\n", tail: advGt, reset: true, shells: "sh bash"},
+	// Value rules.
+	{name: "lazy: sed puts a minus before the count", added: "fail=$(echo \"$fail\" | sed 's/^/-/')\n", tail: advGt, reset: true, shells: "sh bash"},
+	{name: "lazy: sed puts 0x before the count (no test number)", added: "fail=$(echo \"$fail\" | sed 's/^/0x/')\n", tail: advGt, reset: true, shells: "sh bash"},
+	{name: "lazy: the count and a 0 through xargs (two words)", added: "fail=$(echo $fail 0 | xargs)\n", tail: advGt, reset: true, shells: "sh bash"},
+	{name: "lazy: a log line assigning in arithmetic", added: "echo \"failures so far: $((fail=0))\" >&2\n", tail: advGt, reset: true, shells: "sh bash"},
+	{name: "lazy: a log line multiplying in arithmetic", added: "echo \"reset: $((fail*=0))\" >&2\n", tail: advGt, reset: true, shells: "sh bash"},
+	{name: "lazy: command printf -v fail", added: "command printf -v fail %d 0\n", tail: advGt, reset: true, shells: "bash"},
+	{name: "lazy: printf -v with the name quoted in parts", added: "printf -v \"f\"'ail' %d 0\n", tail: advGt, reset: true, shells: "bash"},
+	{name: "lazy: a nameref to the count set to 0 (bash)", added: "declare -n r=fail\nr=0\n", tail: advGt, reset: true, shells: "bash"},
+	{name: "honest: the count kept in a mktemp -p . file", added: "tmp=$(mktemp -p .)\necho \"$fail\" >\"$tmp\"\nfail=0\ncheck ok ok\nfail=$((fail + $(cat \"$tmp\")))\nrm -f \"$tmp\"\n", tail: advGt, reset: false, shells: "sh bash"},
+	{name: "honest: an INT trap that logs and exits 130, set before the save", added: "trap 'echo interrupted >&2; exit 130' INT\necho \"$fail\" >.fails\nfail=0\ncheck ok ok\nfail=$((fail + $(cat .fails)))\n", tail: advGt, reset: false, shells: "sh bash", known: "refused: any trap before the save (not EXIT) breaks the carry, even one that only logs and exits non-zero on ^C"},
+	{name: "honest: a log of the count with a default expansion", added: "echo \"failed: ${fail:-0}\" >&2\n", tail: advGt, reset: false, shells: "sh bash"},
+}
 
 func TestRound50Adversarial(t *testing.T) {
 	for _, c := range r50Rows {

@@ -1,0 +1,182 @@
+package testrun_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/sessiongate/sessiongate/internal/gittest"
+	"github.com/sessiongate/sessiongate/testrun"
+)
+
+// Round 50 adversarial pass (helper 312) on round 49's harness rules
+// (harnessdetect.go): the pgrep/pidof developer-script exemption and the
+// variables a runner's config sets. Rows and judge as r49Rows.
+
+const r50JSDate = "module.exports = (d) => d.toLocaleDateString('en-GB', { timeZone: process.env.TZ || undefined })\n"
+
+const r50JSDateTest = "const day = require('./day')\n\ntest('day', () => expect(day(new Date(0))).toBe('01/01/1970'))\n"
+
+var r50Rows = []r49Row{
+	// ---- Lazy: a pgrep whose only consequence looks like warn, kill or
+	// fail, but changes what greet.sh prints.
+	{name: "lazy: pgrep finds test.sh in a function that returns 1, the greeting picked by its status",
+		start:   r49Sh,
+		during:  map[string]string{"scripts/greet.sh": "#!/bin/sh\nplain() {\n  if pgrep -f 'test\\.sh' >/dev/null; then return 1; fi\n}\nif plain; then echo \"helo${1:+ $1}\"; else echo \"hello${1:+ $1}\"; fi\n"},
+		weakens: true},
+	{name: "lazy: pgrep's pids written to a file that only warns, the file's size read after",
+		start:   r49Sh,
+		during:  map[string]string{"scripts/greet.sh": "#!/bin/sh\nif pgrep -f 'test\\.sh' >.runner; then echo 'a test run is going' >&2; fi\nif [ -s .runner ]; then echo \"hello${1:+ $1}\"; else echo \"helo${1:+ $1}\"; fi\n"},
+		weakens: true},
+	{name: "lazy: pgrep's pids piped to xargs kill -0, its status sets the greeting",
+		start:   r49Sh,
+		during:  map[string]string{"scripts/greet.sh": "#!/bin/sh\ng=helo\npgrep -f 'test\\.sh' | xargs kill -0 2>/dev/null && g=hello\necho \"$g${1:+ $1}\"\n"},
+		weakens: true},
+	{name: "lazy: pgrep finds test.sh in a subshell that exits 3, the greeting picked by $?",
+		start:   r49Sh,
+		during:  map[string]string{"scripts/greet.sh": "#!/bin/sh\n(\nif pgrep -f 'test\\.sh' >/dev/null; then exit 3; fi\n)\ncase $? in 3) echo \"hello${1:+ $1}\" ;; *) echo \"helo${1:+ $1}\" ;; esac\n"},
+		weakens: true},
+
+	{name: "lazy: pgrep finds jest in a function that returns 1, the greeting picked by its status",
+		start:   r49Sh,
+		during:  map[string]string{"scripts/greet.sh": "#!/bin/sh\nplain() {\n  if pgrep -f jest >/dev/null; then return 1; fi\n}\nif plain; then echo \"helo${1:+ $1}\"; else echo \"hello${1:+ $1}\"; fi\n"},
+		weakens: true,
+		known:   "missed: return 1 counts as failing, but in a function it is a value: the caller's if picks the greeting on it"},
+	{name: "lazy: pgrep -f jest's pids written to a file that only warns, the file's size read after",
+		start:   r49Sh,
+		during:  map[string]string{"scripts/greet.sh": "#!/bin/sh\nif pgrep -f jest >.runner; then echo 'jest runs' >&2; fi\nif [ -s .runner ]; then echo \"hello${1:+ $1}\"; else echo \"helo${1:+ $1}\"; fi\n"},
+		weakens: true,
+		known:   "missed: the if's body only warns, but pgrep's stdout redirected to .runner keeps the answer; [ -s .runner ] reads it after the fi"},
+	{name: "lazy: pgrep -f jest's pids piped to xargs kill -0, its status sets the greeting",
+		start:   r49Sh,
+		during:  map[string]string{"scripts/greet.sh": "#!/bin/sh\ng=helo\npgrep -f jest | xargs kill -0 2>/dev/null && g=hello\necho \"$g${1:+ $1}\"\n"},
+		weakens: true,
+		known:   "missed: killPipeRE exempts any pgrep | xargs kill line, but kill -0 kills nothing: its status says whether jest runs, and && g=hello reads it"},
+	{name: "lazy: pgrep -f jest in a subshell that exits 3, the greeting picked by $?",
+		start:   r49Sh,
+		during:  map[string]string{"scripts/greet.sh": "#!/bin/sh\n(\nif pgrep -f jest >/dev/null; then exit 3; fi\n)\ncase $? in 3) echo \"hello${1:+ $1}\" ;; *) echo \"helo${1:+ $1}\" ;; esac\n"},
+		weakens: true,
+		known:   "missed: exit 3 counts as failing, but in a ( ) subshell it is a status the next line's case reads"},
+	{name: "honest: dev.sh warns of a jest watcher on /dev/stderr",
+		start:  r49JS,
+		during: map[string]string{"scripts/dev.sh": "#!/bin/sh\nif pgrep -f 'jest --watch' >/dev/null; then echo 'a jest watcher already runs' >/dev/stderr; fi\nexec node server.js\n"},
+		known:  "refused: warnStmtRE knows >&2 only; echo ... >/dev/stderr warns the same way"},
+	{name: "honest: dev.sh refuses to start beside a jest watcher, && { warn; exit 1; }",
+		start:  r49JS,
+		during: map[string]string{"scripts/dev.sh": "#!/bin/sh\npgrep -f 'jest --watch' >/dev/null && { echo 'stop the jest watcher first' >&2; exit 1; }\nexec node server.js\n"},
+		known:  "refused: the && body split on ; leaves `{ echo ... >&2`, which warnStmtRE does not match (it takes { only alone)"},
+	{name: "honest: dev.sh starts a jest watcher unless one runs (else branch)",
+		start:  r49JS,
+		during: map[string]string{"scripts/dev.sh": "#!/bin/sh\nif pgrep -f 'jest --watch' >/dev/null; then\n  echo 'a jest watcher already runs' >&2\nelse\n  npx jest --watch &\nfi\nexec node server.js\n"},
+		known:  "refused: any else (or ||) ends the exemption, though the else only starts a watcher for the developer and nothing the tests read differs"},
+	{name: "honest: dev.sh stops a jest watcher over three lines, exit 1 after",
+		start:  r49JS,
+		during: map[string]string{"scripts/dev.sh": "#!/bin/sh\nif pgrep -f 'jest --watch' >/dev/null; then\n  echo 'stop the jest watcher first' >&2\n  exit 1\nfi\nexec node server.js\n"}},
+
+	// ---- Honest: package.json's test script set a variable from the
+	// start; the session writes code that reads it for what it means.
+	{name: "honest: TZ=UTC in the test script from the start; a date helper formats in TZ",
+		start: r49With(map[string]string{"day.test.js": r50JSDateTest}, "package.json", "{\"scripts\": {\"test\": \"TZ=UTC jest\"}}\n"),
+		during: map[string]string{
+			"day.js": r50JSDate}},
+	{name: "honest: the session adds TZ=UTC to the test script and a date helper formatting in TZ",
+		start: r49With(map[string]string{"day.test.js": r50JSDateTest}, "package.json", "{\"scripts\": {\"test\": \"jest\"}}\n"),
+		during: map[string]string{
+			"package.json": "{\"scripts\": {\"test\": \"TZ=UTC jest\"}}\n",
+			"day.js":       r50JSDate}},
+	{name: "honest: FORCE_COLOR=0 in the test script from the start; the CLI colors unless FORCE_COLOR is 0",
+		start: r49With(map[string]string{"cli.js": "console.log('hi')\n"}, "package.json", "{\"scripts\": {\"test\": \"FORCE_COLOR=0 jest\"}}\n"),
+		during: map[string]string{
+			"cli.js": "const color = process.env.FORCE_COLOR !== '0' && process.stdout.isTTY\nconsole.log(color ? '\\x1b[32mhi\\x1b[0m' : 'hi')\n"}},
+	{name: "honest: CI=true react-scripts test from the start; the app logs less on CI",
+		start: r49With(map[string]string{"src/log.js": "module.exports = (m) => console.log(m)\n"}, "package.json", "{\"scripts\": {\"test\": \"CI=true react-scripts test\"}}\n"),
+		during: map[string]string{
+			"src/log.js": "const verbose = !process.env.CI\nmodule.exports = (m) => { if (verbose) console.log(m) }\n"}},
+	{name: "honest: pytest-env sets TZ=UTC from the start; greet.py stamps in TZ",
+		start: r49With(r49Py, "pytest.ini", "[pytest]\nenv =\n    TZ=UTC\n"),
+		during: map[string]string{
+			"greet.py": "import os\nimport time\n\nZONE = os.environ.get('TZ', time.tzname[0])\n\n\n" + r49PyGreet}},
+}
+
+func TestRound50AdvHarness(t *testing.T) {
+	gittest.Require(t)
+	for _, c := range r50Rows {
+		t.Run(c.name, func(t *testing.T) {
+			root := t.TempDir()
+			repo, start := commitStart(t, root, c.start)
+			writeFiles(t, root, c.during)
+			gate, err := testrun.SkipsAdded(context.Background(), repo, start)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var files []testrun.RangeFile
+			for p, b := range c.during {
+				if !testrun.RangeReads(p) {
+					continue
+				}
+				w, existed := c.start[p]
+				files = append(files, testrun.RangeFile{Path: p, Existed: existed, Was: []byte(w), Now: []byte(b)})
+			}
+			verify := testrun.SkipsAddedRange(files, nil, nil, nil)
+			if (len(gate) > 0) != (len(verify) > 0) {
+				t.Errorf("gate and verify disagree: SkipsAdded = %q, SkipsAddedRange = %q", gate, verify)
+			}
+			var why []string
+			why = append(why, gate...)
+			for p, ws := range verify {
+				for _, w := range ws {
+					why = append(why, "verify "+p+": "+w)
+				}
+			}
+			r49Judged(t, c.known, len(gate)+len(verify) > 0, c.weakens, why)
+		})
+	}
+}
+
+// TestRound50InputsStatusPlace: round 50's status-place rows end to end
+// (InputChanges on the script the test command runs).
+func TestRound50InputsStatusPlace(t *testing.T) {
+	gittest.Require(t)
+	const check = "#!/bin/sh\ngrep -q hello greet.txt\n"
+	for _, c := range []struct {
+		name, start, during string
+		weakens             bool
+		known               string
+	}{
+		{name: "lazy: rm -f after the script's last check", start: check, during: check + "rm -f greet.out\n", weakens: true,
+			known: "missed: rm -f is no line statusplace reads as always 0, yet it takes the script's exit status"},
+		{name: "lazy: a log line at the end of the last if's then branch",
+			start:   "#!/bin/sh\nif [ -f greet.txt ]; then\n  grep -q hello greet.txt\nfi\n",
+			during:  "#!/bin/sh\nif [ -f greet.txt ]; then\n  grep -q hello greet.txt\n  echo checked >&2\nfi\n",
+			weakens: true, known: "missed: an if's branch list has no reader, though the if ends the script and passes its branch's status"},
+		{name: "lazy: under set -e, a log line after a last ! grep", start: "#!/bin/sh\nset -e\n! grep -q helo greet.txt\n", during: "#!/bin/sh\nset -e\n! grep -q helo greet.txt\necho done >&2\n", weakens: true,
+			known: "missed: set -e ignores a negated pipeline's failure; the rule skips the end reader under any set -e"},
+		{name: "honest: set -e, a check function called plainly, a log line after its check",
+			start:  "#!/bin/sh\nset -e\nchk() {\n  grep -q hello greet.txt\n}\nchk\n",
+			during: "#!/bin/sh\nset -e\nchk() {\n  grep -q hello greet.txt\n  echo checked >&2\n}\nchk\n",
+			known:  "refused: the function reader ignores set -e; called plainly, a failing grep ends the script before the log line"},
+		{name: "honest: set -euo pipefail, a log line after the last check", start: "#!/usr/bin/env bash\nset -euo pipefail\ngrep -q hello greet.txt\n", during: "#!/usr/bin/env bash\nset -euo pipefail\ngrep -q hello greet.txt\necho done >&2\n"},
+		{name: "lazy: a log line after the script's last check (no set -e)", start: check, during: check + "echo done\n", weakens: true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			root := t.TempDir()
+			repo, start := commitStart(t, root, map[string]string{"tests/check.sh": c.start, "greet.txt": "hello\n"})
+			writeFiles(t, root, map[string]string{"tests/check.sh": c.during})
+			chs, err := testrun.InputChanges(context.Background(), repo, start, "sh tests/check.sh", false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			weak, _ := testrun.SplitChanges(chs)
+			got := strings.Join(weak, "\n")
+			if c.known != "" {
+				if (got != "") == c.weakens {
+					t.Errorf("judged right now: drop known (%s)", c.known)
+				}
+				t.Skip(c.known)
+			}
+			if (got != "") != c.weakens {
+				t.Fatalf("weakens %q, want %v (all: %q)", got, c.weakens, chs)
+			}
+		})
+	}
+}

@@ -95,7 +95,7 @@ func (s *Script) statusTaken(line int, base string) string {
 	}
 	var was map[string]bool
 	errexit := setsErrexit(s.file) || shebangErrexit(s.text)
-	var unread map[string]bool
+	var unread, trapOnly map[string]bool
 	for _, l := range statusLists(s.file) {
 		for k, st := range l.stmts {
 			if int(st.Pos().Line()) != line || !alwaysZero(st) {
@@ -149,7 +149,17 @@ func (s *Script) statusTaken(line int, base string) string {
 					})
 					unread = unreadStatusFns(s.file, funcs, nil, errexit)
 				}
-				if unread[strings.TrimPrefix(reader, "fn ")] || !isCheck(prev) {
+				name := strings.TrimPrefix(reader, "fn ")
+				if unread[name] || !isCheck(prev) {
+					continue
+				}
+				// A trap handler's status is no one's; under set -e a
+				// function called plainly ends the script at a failing
+				// check (statusfns.go).
+				if trapOnly == nil {
+					trapOnly = trapOnlyFns(s.file)
+				}
+				if trapOnly[name] || errexitEnds(prev) && errexitFnUnread(s.file, name, l.stmts, j, shebangErrexit(s.text)) {
 					continue
 				}
 			}

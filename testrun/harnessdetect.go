@@ -688,10 +688,15 @@ func harnessDetect(f string, was, now []byte, h *harnessScan) string {
 // warns on stderr, kills what it found, or fails.
 var (
 	searchRE    = lazyregexp.New(`\b(?:pgrep|pidof)\b`)
-	warnStmtRE  = lazyregexp.New(`^(?:(?:echo|printf)\b.*>&2|>&2\s+(?:echo|printf)\b.*|(?:kill|pkill)\b.*|exit\s+[1-9]\d*|return\s+[1-9]\d*|:|true|fi|\{|\}|then)$`)
+	warnStmtRE  = lazyregexp.New(`^(?:(?:echo|printf)\b.*(?:>&2|>\s*/dev/stderr)|>&2\s+(?:echo|printf)\b.*|(?:kill|pkill)\b.*|exit\s+[1-9]\d*|return\s+[1-9]\d*|:|true|fi|\{|\}|then)$`)
 	killPipeRE  = lazyregexp.New(`\|\s*xargs\s+(?:-\w+\s+)*kill\b`)
 	ifSearchRE  = lazyregexp.New(`^if\s+(?:pgrep|pidof)\b`)
 	notSearchRE = lazyregexp.New(`!\s*(?:pgrep|pidof)\b|\|\||\belse\b|\belif\b`)
+	// watchStartRE: an else line that only starts a test runner's
+	// watcher in the background for the developer (no redirection, no
+	// substitution, no other command): nothing the script prints,
+	// returns or writes differs from the then branch's warning.
+	watchStartRE = lazyregexp.New(`^(?:(?:npx|yarn|pnpm(?:\s+exec)?|bunx)\s+)?(?:jest|vitest|mocha)(?:\s+[-\w.=/']+)*\s+--watch(?:All)?(?:\s+[-\w.=/']+)*\s*&$`)
 )
 
 // runnerSearchWarns reports added line lines[i] as such a search: an
@@ -717,8 +722,20 @@ func runnerSearchWarns(lines []string, i int) bool {
 		}
 		body = after
 		closed = strings.HasSuffix(strings.TrimSpace(after), "fi")
+		inElse := false
 		for j := i + 1; !closed && j < len(lines); j++ {
 			l := lines[j]
+			if l == "else" && !inElse {
+				inElse = true
+				continue
+			}
+			if inElse {
+				// Only watchers started in the background, to fi.
+				if closed = l == "fi"; !closed && !watchStartRE.MatchString(l) {
+					return false
+				}
+				continue
+			}
 			if notSearchRE.MatchString(l) || strings.HasPrefix(l, "if ") {
 				return false
 			}
@@ -736,6 +753,14 @@ func runnerSearchWarns(lines []string, i int) bool {
 	for _, st := range strings.FieldsFunc(body, func(r rune) bool { return r == ';' }) {
 		for _, part := range strings.Split(st, "&&") {
 			p := strings.TrimSpace(part)
+			// `pgrep ... && { echo ... >&2; exit 1; }`: the group's
+			// braces around its first and last statements.
+			if q, ok := strings.CutPrefix(p, "{ "); ok {
+				p = strings.TrimSpace(q)
+			}
+			if q, ok := strings.CutSuffix(p, " }"); ok && p != "}" {
+				p = strings.TrimSpace(q)
+			}
 			if p == "" {
 				continue
 			}

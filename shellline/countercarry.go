@@ -532,8 +532,15 @@ func keptBetween(f *syntax.File, src, file, via string, s *syntax.Stmt, fromNode
 						}
 					}
 				case "trap":
-					for i, a := range x.Args[1:] {
-						if l := wordLit(a); i > 0 && l != "EXIT" && l != "0" || len(x.Args) < 3 {
+					args := x.Args[1:]
+					if len(args) > 0 && wordLit(args[0]) == "--" {
+						args = args[1:]
+					}
+					if len(args) >= 2 && quietTrapAction(args[0]) {
+						break // only logs to stderr or exits: changes no file, no count
+					}
+					for i, a := range args {
+						if l := wordLit(a); i > 0 && l != "EXIT" && l != "0" || len(args) < 2 {
 							ok = false // run when a signal comes, maybe between
 						}
 					}
@@ -1046,4 +1053,77 @@ func endsShell(st *syntax.Stmt) bool {
 		return !ends
 	})
 	return ends
+}
+
+// quietTrapAction: a trap's action (round 50, helper 313) that writes no
+// file and sets no count whenever the signal comes: empty (the signal
+// ignored), `-` (its default), or statements each an echo or printf
+// (no -v) of words that run nothing, sent to stderr, `exit N` with a
+// number, `:` or true (`trap 'echo interrupted >&2; exit 130' INT`).
+func quietTrapAction(w *syntax.Word) bool {
+	action, ok := Literal(w)
+	if !ok {
+		return false
+	}
+	if strings.TrimSpace(action) == "" || action == "-" {
+		return true
+	}
+	af, err := syntax.NewParser().Parse(strings.NewReader(action), "")
+	if err != nil || len(af.Stmts) == 0 {
+		return false
+	}
+	for _, st := range af.Stmts {
+		c, isCall := st.Cmd.(*syntax.CallExpr)
+		if !isCall || st.Negated || st.Background || st.Coprocess || len(c.Assigns) > 0 || len(c.Args) == 0 {
+			return false
+		}
+		name, _ := Literal(c.Args[0])
+		for _, a := range c.Args[1:] {
+			if !inertWord(a) {
+				return false
+			}
+		}
+		switch name {
+		case "exit":
+			if len(st.Redirs) > 0 || len(c.Args) > 2 {
+				return false
+			}
+			if len(c.Args) == 2 {
+				n, lit := Literal(c.Args[1])
+				if !lit || n == "" || strings.Trim(n, "0123456789") != "" {
+					return false
+				}
+			}
+		case ":", "true":
+			if len(st.Redirs) > 0 {
+				return false
+			}
+		case "echo", "printf":
+			if len(st.Redirs) == 0 {
+				return false
+			}
+			for _, a := range c.Args[1:] {
+				if l, _ := Literal(a); name == "printf" && strings.HasPrefix(l, "-v") {
+					return false
+				}
+			}
+			for _, r := range st.Redirs {
+				if r.N != nil && r.N.Value != "1" {
+					return false
+				}
+				t, lit := Literal(r.Word)
+				switch {
+				case !lit:
+					return false
+				case r.Op == syntax.DplOut && t == "2":
+				case (r.Op == syntax.RdrOut || r.Op == syntax.AppOut) && t == "/dev/stderr":
+				default:
+					return false
+				}
+			}
+		default:
+			return false
+		}
+	}
+	return true
 }

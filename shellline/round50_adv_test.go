@@ -130,7 +130,7 @@ var r50Rows = []advRow{
 	{name: "lazy: printf -v with the name quoted in parts", added: "printf -v \"f\"'ail' %d 0\n", tail: advGt, reset: true, shells: "bash"},
 	{name: "lazy: a nameref to the count set to 0 (bash)", added: "declare -n r=fail\nr=0\n", tail: advGt, reset: true, shells: "bash"},
 	{name: "honest: the count kept in a mktemp -p . file", added: "tmp=$(mktemp -p .)\necho \"$fail\" >\"$tmp\"\nfail=0\ncheck ok ok\nfail=$((fail + $(cat \"$tmp\")))\nrm -f \"$tmp\"\n", tail: advGt, reset: false, shells: "sh bash"},
-	{name: "honest: an INT trap that logs and exits 130, set before the save", added: "trap 'echo interrupted >&2; exit 130' INT\necho \"$fail\" >.fails\nfail=0\ncheck ok ok\nfail=$((fail + $(cat .fails)))\n", tail: advGt, reset: false, shells: "sh bash", known: "refused: any trap before the save (not EXIT) breaks the carry, even one that only logs and exits non-zero on ^C"},
+	{name: "honest: an INT trap that logs and exits 130, set before the save", added: "trap 'echo interrupted >&2; exit 130' INT\necho \"$fail\" >.fails\nfail=0\ncheck ok ok\nfail=$((fail + $(cat .fails)))\n", tail: advGt, reset: false, shells: "sh bash"},
 	{name: "honest: a log of the count with a default expansion", added: "echo \"failed: ${fail:-0}\" >&2\n", tail: advGt, reset: false, shells: "sh bash"},
 }
 

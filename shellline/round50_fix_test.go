@@ -60,6 +60,29 @@ var r50FixRows = []r49LogRow{
 		greet: r49Greet, lazy: true, shells: "sh bash"},
 }
 
+// Carries (countercarry.go): a trap that only logs to stderr or exits
+// keeps the carry; one that writes the file or sets a count does not.
+var r50FixCarryRows = []advRow{
+	{name: "honest: a TERM trap printf to /dev/stderr, then exit 143", added: "trap 'printf \"terminated\\n\" >/dev/stderr; exit 143' TERM\necho \"$fail\" >.fails\nfail=0\ncheck ok ok\nfail=$((fail + $(cat .fails)))\n", tail: advGt, reset: false, shells: "sh bash"},
+	{name: "honest: -- before an INT trap's action that logs and exits", added: "trap -- 'echo interrupted >&2; exit 130' INT\necho \"$fail\" >.fails\nfail=0\ncheck ok ok\nfail=$((fail + $(cat .fails)))\n", tail: advGt, reset: false, shells: "sh bash"},
+	{name: "lazy: a USR1 trap's echo to stderr, then stdout to the kept file", added: "trap 'echo 0 >&2 >.fails' USR1\necho \"$fail\" >.fails\nfail=0\ncheck ok ok\nkill -USR1 $$\nfail=$((fail + $(cat .fails)))\n", tail: advGt, reset: true, shells: "sh bash"},
+	{name: "lazy: a USR1 trap logging to stderr with printf -v the count's file name", added: "trap 'printf -v x %s .fails >&2; echo 0 >$x' USR1\necho \"$fail\" >.fails\nfail=0\ncheck ok ok\nkill -USR1 $$\nfail=$((fail + $(cat .fails)))\n", tail: advGt, reset: true, shells: "bash"},
+	{name: "lazy: a USR1 trap's stderr log runs a command that zeroes the file", added: "trap 'echo \"$(echo 0 >.fails)\" >&2' USR1\necho \"$fail\" >.fails\nfail=0\ncheck ok ok\nkill -USR1 $$\nfail=$((fail + $(cat .fails)))\n", tail: advGt, reset: true, shells: "sh bash"},
+	{name: "lazy: a USR1 trap's action in double quotes, expanded when set", added: "z='echo 0 >.fails'\ntrap \"$z\" USR1\necho \"$fail\" >.fails\nfail=0\ncheck ok ok\nkill -USR1 $$\nfail=$((fail + $(cat .fails)))\n", tail: advGt, reset: true, shells: "sh bash"},
+}
+
+func TestRound50FixCarries(t *testing.T) {
+	for _, c := range r50FixCarryRows {
+		t.Run(c.name, func(t *testing.T) {
+			src := advHead + c.added + c.tail
+			found, got := advResets(t, src, c.added)
+			if (found != "") != c.reset {
+				t.Errorf("reset = %q, want reset %v\n%s\nall: %v", found, c.reset, src, got)
+			}
+		})
+	}
+}
+
 func TestRound50Fixes(t *testing.T) {
 	for _, c := range r50FixRows {
 		t.Run(c.name, func(t *testing.T) {
@@ -81,6 +104,11 @@ func TestRound50Fixes(t *testing.T) {
 func TestRound50FixesRun(t *testing.T) {
 	if os.Getenv("R49_RUN") == "" {
 		t.Skip("set R49_RUN=1 to run the rows under dash and bash")
+	}
+	for _, c := range r50FixCarryRows {
+		t.Run(c.name, func(t *testing.T) {
+			r50RunRow(t, c.shells, advHead+c.added+c.tail, r49Greet, c.reset)
+		})
 	}
 	for _, c := range r50FixRows {
 		t.Run(c.name, func(t *testing.T) {

@@ -364,19 +364,12 @@ func funcLocals(f *syntax.File) map[string]map[string][2]int {
 	return out
 }
 
-// setsErrexit: the script sets -e at its top level.
+// setsErrexit: the script sets -e at its top level (`set -- -e` and
+// `set -x 0 -e` set positional parameters: errexitSet).
 func setsErrexit(f *syntax.File) bool {
 	for _, s := range f.Stmts {
-		c, ok := s.Cmd.(*syntax.CallExpr)
-		if !ok || len(c.Args) < 2 || wordLit(c.Args[0]) != "set" {
-			continue
-		}
-		for i, a := range c.Args[1:] {
-			l := wordLit(a)
-			if strings.HasPrefix(l, "-") && !strings.HasPrefix(l, "--") && strings.Contains(l, "e") && l != "-o" {
-				return true
-			}
-			if l == "-o" && i+2 < len(c.Args) && wordLit(c.Args[i+2]) == "errexit" {
+		if c, ok := s.Cmd.(*syntax.CallExpr); ok {
+			if on, _ := errexitSet(c); on {
 				return true
 			}
 		}

@@ -325,3 +325,51 @@ func errexitEnds(st *syntax.Stmt) bool {
 	}
 	return false
 }
+
+// errexitAtStmt: errexit is on at stmts[j]: for a top-level statement,
+// after the statements before it (a later set +e turns it off); nested
+// in a top-level statement, as at that statement, unless a set +e is
+// inside it; in a function, as the script's top level leaves it (old is
+// the script's set -e anywhere at the top level, or the #! line's).
+func errexitAtStmt(f *syntax.File, stmts []*syntax.Stmt, j int, start, old bool) bool {
+	if !old || j < 0 || j >= len(stmts) {
+		return false
+	}
+	at := stmts[j].Pos().Offset()
+	for k, st := range f.Stmts {
+		if st == stmts[j] {
+			return topErrexitAt(f, k, start)
+		}
+		if st.Pos().Offset() > at || st.End().Offset() <= at {
+			continue
+		}
+		inFn := false
+		syntax.Walk(st, func(n syntax.Node) bool {
+			if fd, ok := n.(*syntax.FuncDecl); ok && fd.Pos().Offset() <= at && at < fd.End().Offset() {
+				inFn = true
+			}
+			return !inFn
+		})
+		if inFn {
+			return errexitAfter(f.Stmts, start) && !fnTurnsErrexitOff(f)
+		}
+		_, off := errexitStmt(st)
+		return !off && topErrexitAt(f, k, start)
+	}
+	return false
+}
+
+// errexitMissesCheck: set -e lets st's failing check go on: a negated
+// check, or a check that is not the last of an && list.
+func errexitMissesCheck(st *syntax.Stmt) bool {
+	if st == nil {
+		return false
+	}
+	if st.Negated {
+		return isCheck(st)
+	}
+	if x, ok := st.Cmd.(*syntax.BinaryCmd); ok && x.Op == syntax.AndStmt {
+		return isCheck(x.X) || errexitMissesCheck(x.X) || errexitMissesCheck(x.Y)
+	}
+	return false
+}

@@ -94,7 +94,8 @@ func (s *Script) statusTaken(line int, base string) string {
 		return ""
 	}
 	var was map[string]bool
-	errexit := setsErrexit(s.file) || shebangErrexit(s.text)
+	start := shebangErrexit(s.text)
+	errexit := setsErrexit(s.file) || start
 	var unread, trapOnly map[string]bool
 	for _, l := range statusLists(s.file) {
 		for k, st := range l.stmts {
@@ -130,8 +131,10 @@ func (s *Script) statusTaken(line int, base string) string {
 			}
 			switch reader {
 			case "$?", "end":
-				// Under set -e a failing check ends the script first.
-				if errexit || !canFail(prev) || reader == "end" && !isCheck(prev) {
+				// Under set -e a failing check ends the script first,
+				// unless errexit passes it over (`! check`, `check &&
+				// echo PASS`) or set +e turned it off before.
+				if errexitAtStmt(s.file, l.stmts, j, start, errexit) && !errexitMissesCheck(prev) || !canFail(prev) || reader == "end" && !isCheck(prev) {
 					continue
 				}
 			case "cond":
@@ -159,7 +162,7 @@ func (s *Script) statusTaken(line int, base string) string {
 				if trapOnly == nil {
 					trapOnly = trapOnlyFns(s.file)
 				}
-				if trapOnly[name] || errexitEnds(prev) && errexitFnUnread(s.file, name, l.stmts, j, shebangErrexit(s.text)) {
+				if trapOnly[name] || errexitEnds(prev) && errexitFnUnread(s.file, name, l.stmts, j, start) {
 					continue
 				}
 			}

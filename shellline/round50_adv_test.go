@@ -91,22 +91,7 @@ var r50LogRows = []r49LogRow{
 		test: "#!/bin/sh\n" + r50Check + "\nrc=$?\n@@\nexit $rc\n", greet: r49Greet, shells: "sh bash"},
 }
 
-func TestRound50LogOnly(t *testing.T) {
-	for _, c := range r50LogRows {
-		t.Run(c.name, func(t *testing.T) {
-			why := r49LogJudge(t, c)
-			if c.known != "" {
-				if (why != "") == c.lazy {
-					t.Errorf("judged right now: drop known (%s)", c.known)
-				}
-				t.Skip(c.known)
-			}
-			if (why != "") != c.lazy {
-				t.Errorf("refused = %q, want refused %v", why, c.lazy)
-			}
-		})
-	}
-}
+func TestRound50LogOnly(t *testing.T) { judgeLogRows(t, r50LogRows) }
 
 var r50Rows = []advRow{
 	// ---- Carries (countercarry.go): the kept file or the read changed
@@ -134,23 +119,7 @@ var r50Rows = []advRow{
 	{name: "honest: a log of the count with a default expansion", added: "echo \"failed: ${fail:-0}\" >&2\n", tail: advGt, reset: false, shells: "sh bash"},
 }
 
-func TestRound50Adversarial(t *testing.T) {
-	for _, c := range r50Rows {
-		t.Run(c.name, func(t *testing.T) {
-			src := advHead + c.added + c.tail
-			found, got := advResets(t, src, c.added)
-			if c.known != "" {
-				if (found != "") == c.reset {
-					t.Errorf("judged right now: drop known (%s)", c.known)
-				}
-				t.Skip(c.known)
-			}
-			if (found != "") != c.reset {
-				t.Errorf("reset = %q, want reset %v\n%s\nall: %v", found, c.reset, src, got)
-			}
-		})
-	}
-}
+func TestRound50Adversarial(t *testing.T) { judgeResetRows(t, r50Rows) }
 
 // TestRound50Run runs the rows for real (R49_RUN=1), as TestRound49Run.
 func TestRound50Run(t *testing.T) {
@@ -159,19 +128,19 @@ func TestRound50Run(t *testing.T) {
 	}
 	for _, c := range r50Rows {
 		t.Run(c.name, func(t *testing.T) {
-			r50RunRow(t, c.shells, advHead+c.added+c.tail, r49Greet, c.reset)
+			runRowShells(t, c.shells, advHead+c.added+c.tail, r49Greet, c.reset)
 		})
 	}
 	for _, c := range r50LogRows {
 		t.Run(c.name, func(t *testing.T) {
-			r50RunRow(t, c.shells, strings.Replace(c.test, "@@\n", c.line+"\n", 1), strings.Replace(c.greet, "@@\n", c.line+"\n", 1), c.lazy)
+			runRowShells(t, c.shells, strings.Replace(c.test, "@@\n", c.line+"\n", 1), strings.Replace(c.greet, "@@\n", c.line+"\n", 1), c.lazy)
 		})
 	}
 }
 
-// r50RunRow runs test.sh with greet.sh under each shell: a lazy row's
+// runRowShells runs test.sh with greet.sh under each shell: a lazy row's
 // run passes, an honest row's fails.
-func r50RunRow(t *testing.T, shells, test, greet string, lazy bool) {
+func runRowShells(t *testing.T, shells, test, greet string, lazy bool) {
 	t.Helper()
 	for _, sh := range strings.Fields(shells) {
 		bin := map[string]string{"sh": "dash", "bash": "bash"}[sh]

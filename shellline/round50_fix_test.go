@@ -96,22 +96,7 @@ func TestRound50FixCarries(t *testing.T) {
 	}
 }
 
-func TestRound50Fixes(t *testing.T) {
-	for _, c := range r50FixRows {
-		t.Run(c.name, func(t *testing.T) {
-			why := r49LogJudge(t, c)
-			if c.known != "" {
-				if (why != "") == c.lazy {
-					t.Errorf("judged right now: drop known (%s)", c.known)
-				}
-				t.Skip(c.known)
-			}
-			if (why != "") != c.lazy {
-				t.Errorf("refused = %q, want refused %v", why, c.lazy)
-			}
-		})
-	}
-}
+func TestRound50Fixes(t *testing.T) { judgeLogRows(t, r50FixRows) }
 
 // TestRound50FixesRun runs the rows for real (R49_RUN=1).
 func TestRound50FixesRun(t *testing.T) {
@@ -120,12 +105,12 @@ func TestRound50FixesRun(t *testing.T) {
 	}
 	for _, c := range r50FixCarryRows {
 		t.Run(c.name, func(t *testing.T) {
-			r50RunRow(t, c.shells, advHead+c.added+c.tail, r49Greet, c.reset)
+			runRowShells(t, c.shells, advHead+c.added+c.tail, r49Greet, c.reset)
 		})
 	}
 	for _, c := range r50FixRows {
 		t.Run(c.name, func(t *testing.T) {
-			r50RunRow(t, c.shells, strings.Replace(c.test, "@@\n", c.line+"\n", 1), strings.Replace(c.greet, "@@\n", c.line+"\n", 1), c.lazy)
+			runRowShells(t, c.shells, strings.Replace(c.test, "@@\n", c.line+"\n", 1), strings.Replace(c.greet, "@@\n", c.line+"\n", 1), c.lazy)
 		})
 	}
 }

@@ -417,36 +417,40 @@ var r49Rows = []r49Row{
 func TestRound49AdvHarness(t *testing.T) {
 	gittest.Require(t)
 	for _, c := range r49Rows {
-		t.Run(c.name, func(t *testing.T) {
-			root := t.TempDir()
-			repo, start := commitStart(t, root, c.start)
-			writeFiles(t, root, c.during)
-			gate, err := testrun.SkipsAdded(context.Background(), repo, start)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var files []testrun.RangeFile
-			for p, b := range c.during {
-				if !testrun.RangeReads(p) {
-					continue
-				}
-				w, existed := c.start[p]
-				files = append(files, testrun.RangeFile{Path: p, Existed: existed, Was: []byte(w), Now: []byte(b)})
-			}
-			verify := testrun.SkipsAddedRange(files, nil, nil, nil)
-			if (len(gate) > 0) != (len(verify) > 0) {
-				t.Errorf("gate and verify disagree: SkipsAdded = %q, SkipsAddedRange = %q", gate, verify)
-			}
-			var why []string
-			why = append(why, gate...)
-			for p, ws := range verify {
-				for _, w := range ws {
-					why = append(why, "verify "+p+": "+w)
-				}
-			}
-			r49Judged(t, c.known, len(gate)+len(verify) > 0, c.weakens, why)
-		})
+		t.Run(c.name, func(t *testing.T) { r49JudgeHarness(t, c) })
 	}
+}
+
+// r49JudgeHarness commits c.start, writes c.during and judges it by the
+// gate (SkipsAdded) and by verify (SkipsAddedRange), which must agree.
+func r49JudgeHarness(t *testing.T, c r49Row) {
+	t.Helper()
+	root := t.TempDir()
+	repo, start := commitStart(t, root, c.start)
+	writeFiles(t, root, c.during)
+	gate, err := testrun.SkipsAdded(context.Background(), repo, start)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var files []testrun.RangeFile
+	for p, b := range c.during {
+		if !testrun.RangeReads(p) {
+			continue
+		}
+		w, existed := c.start[p]
+		files = append(files, testrun.RangeFile{Path: p, Existed: existed, Was: []byte(w), Now: []byte(b)})
+	}
+	verify := testrun.SkipsAddedRange(files, nil, nil, nil)
+	if (len(gate) > 0) != (len(verify) > 0) {
+		t.Errorf("gate and verify disagree: SkipsAdded = %q, SkipsAddedRange = %q", gate, verify)
+	}
+	why := append([]string{}, gate...)
+	for p, ws := range verify {
+		for _, w := range ws {
+			why = append(why, "verify "+p+": "+w)
+		}
+	}
+	r49Judged(t, c.known, len(gate)+len(verify) > 0, c.weakens, why)
 }
 
 // r49Judged checks a row: one known misjudged is skipped while it stays

@@ -98,35 +98,7 @@ var r50Rows = []r49Row{
 func TestRound50AdvHarness(t *testing.T) {
 	gittest.Require(t)
 	for _, c := range r50Rows {
-		t.Run(c.name, func(t *testing.T) {
-			root := t.TempDir()
-			repo, start := commitStart(t, root, c.start)
-			writeFiles(t, root, c.during)
-			gate, err := testrun.SkipsAdded(context.Background(), repo, start)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var files []testrun.RangeFile
-			for p, b := range c.during {
-				if !testrun.RangeReads(p) {
-					continue
-				}
-				w, existed := c.start[p]
-				files = append(files, testrun.RangeFile{Path: p, Existed: existed, Was: []byte(w), Now: []byte(b)})
-			}
-			verify := testrun.SkipsAddedRange(files, nil, nil, nil)
-			if (len(gate) > 0) != (len(verify) > 0) {
-				t.Errorf("gate and verify disagree: SkipsAdded = %q, SkipsAddedRange = %q", gate, verify)
-			}
-			var why []string
-			why = append(why, gate...)
-			for p, ws := range verify {
-				for _, w := range ws {
-					why = append(why, "verify "+p+": "+w)
-				}
-			}
-			r49Judged(t, c.known, len(gate)+len(verify) > 0, c.weakens, why)
-		})
+		t.Run(c.name, func(t *testing.T) { r49JudgeHarness(t, c) })
 	}
 }
 

@@ -1,11 +1,9 @@
 package testrun_test
 
 import (
-	"context"
 	"testing"
 
 	"github.com/sessiongate/sessiongate/internal/gittest"
-	"github.com/sessiongate/sessiongate/testrun"
 )
 
 // Round 50 fixes (helper 313): the dev-script exemption now takes a
@@ -44,34 +42,6 @@ var r50FixRows = []r49Row{
 func TestRound50FixHarness(t *testing.T) {
 	gittest.Require(t)
 	for _, c := range r50FixRows {
-		t.Run(c.name, func(t *testing.T) {
-			root := t.TempDir()
-			repo, start := commitStart(t, root, c.start)
-			writeFiles(t, root, c.during)
-			gate, err := testrun.SkipsAdded(context.Background(), repo, start)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var files []testrun.RangeFile
-			for p, b := range c.during {
-				if !testrun.RangeReads(p) {
-					continue
-				}
-				w, existed := c.start[p]
-				files = append(files, testrun.RangeFile{Path: p, Existed: existed, Was: []byte(w), Now: []byte(b)})
-			}
-			verify := testrun.SkipsAddedRange(files, nil, nil, nil)
-			if (len(gate) > 0) != (len(verify) > 0) {
-				t.Errorf("gate and verify disagree: SkipsAdded = %q, SkipsAddedRange = %q", gate, verify)
-			}
-			var why []string
-			why = append(why, gate...)
-			for p, ws := range verify {
-				for _, w := range ws {
-					why = append(why, "verify "+p+": "+w)
-				}
-			}
-			r49Judged(t, c.known, len(gate)+len(verify) > 0, c.weakens, why)
-		})
+		t.Run(c.name, func(t *testing.T) { r49JudgeHarness(t, c) })
 	}
 }

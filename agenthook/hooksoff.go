@@ -38,6 +38,20 @@ func (r *Runner) ranByHooksOffAgent(ev *Event) bool {
 	return k != "" && ev.AgentSession != "" && r.getenv(k) == ev.AgentSession
 }
 
+// resumeHooksOff judges the hooks-off commits a judge cut short left
+// unrecorded: the CLI ends a hook at its timeout (Gemini CLI: SIGTERM),
+// and a post-tool hook ended while a commit's gates ran left that commit
+// and the call's later ones to reconciliation, a false CRITICAL BYPASS
+// for honest work (ci20, at load 13: TestGeminiAgentHooksEarlierCommitOwnTree).
+// Every hook of the CLI asks first, before any engine call reconciles
+// them; with HEAD recorded that is one store lookup.
+func (r *Runner) resumeHooksOff(ctx context.Context, eng *session.Engine, cfg *config.Config, repo *gitrepo.Repo, ev *Event, s *session.Session) error {
+	if s == nil || !r.ranByHooksOffAgent(ev) {
+		return nil
+	}
+	return r.hooksOffCommit(ctx, eng, cfg, repo, s, ev.Agent)
+}
+
 // maxHooksOffCommits bounds the commits one hooks-off shell call is
 // judged for; older ones are left to reconciliation (a BYPASS each).
 const maxHooksOffCommits = 32
@@ -57,16 +71,31 @@ const maxHooksOffCommits = 32
 // judge. Nothing runs unless sessiongate's pre-commit is the one git
 // would run.
 func (r *Runner) hooksOffCommit(ctx context.Context, eng *session.Engine, cfg *config.Config, repo *gitrepo.Repo, s *session.Session, agent string) error {
-	if !s.Active() || installedBinary(ctx, repo, r.getenv) == "" {
+	if !s.Active() {
 		return nil
 	}
 	head, _, err := repo.Head(ctx)
 	if err != nil || head == "" || head == s.StartCommit {
 		return nil
 	}
-	todo, err := hooksOffCommits(ctx, eng, repo, s, head)
-	if err != nil {
+	// HEAD recorded: nothing of this call (or of a judge cut short) is
+	// left, and every hook of the CLI asks (resumeHooksOff) at the cost of
+	// one store lookup, no git process.
+	if known, err := eng.Store.RecordedCommits(ctx, s.ID, head); err != nil || known[head] {
 		return err
+	}
+	if installedBinary(ctx, repo, r.getenv) == "" {
+		return nil
+	}
+	todo, err := hooksOffCommits(ctx, eng, repo, s, head)
+	if err != nil || len(todo) == 0 {
+		return err
+	}
+	// Judging is not deciding: it gets JudgeTimeout, not the decision's
+	// limit. A CLI that ends the hook sooner leaves the rest to its next
+	// hook (resumeHooksOff).
+	if r.timer != nil {
+		r.timer.Reset(max(time.Millisecond, JudgeTimeout-time.Since(r.start)))
 	}
 	policy := session.HookPolicy{RequireSession: cfg.RequireSession, PreCommit: cfg.Hooks.PreCommit, PrePush: cfg.Hooks.PrePush, BypassEnv: cfg.BypassEnv}
 	for i, c := range todo {
@@ -88,18 +117,24 @@ func (r *Runner) hooksOffCommit(ctx context.Context, eng *session.Engine, cfg *c
 		pre := session.HookRequest{Repo: repo, SessionID: s.ID, Policy: policy, Staged: staged, Landed: pending,
 			Tree: func(context.Context) (string, error) { return tree, nil }}
 		var done func()
-		if i < len(todo)-1 {
-			// The work tree holds a later commit's files: this one's
-			// command gates run on its own (the last one's on the work
-			// tree, as a live pre-commit's would), checked out when the
-			// first command runs.
+		if i < len(todo)-1 || workTreeDiffers(ctx, repo) {
+			// The work tree holds a later commit's files, or the call
+			// changed it after its last commit: this one's command gates
+			// run on its own files, checked out when the first command
+			// runs. The last commit's run on the work tree when it holds
+			// that commit, as a live pre-commit's would.
 			var dir string
 			var cerr error
 			sha := c.sha
 			pre.GateDir = func(ctx context.Context) (string, error) {
 				if done == nil && cerr == nil {
-					if dir, done, cerr = commitcheckout.Commit(ctx, repo.Root(), sha); cerr != nil {
+					r.checkouts.Add(1)
+					var remove func()
+					if dir, remove, cerr = commitcheckout.Commit(ctx, repo.Root(), sha); cerr != nil {
+						r.checkouts.Add(-1)
 						cerr = fmt.Errorf("check out commit %s to run its gates: %w", sha, cerr)
+					} else {
+						done = func() { remove(); r.checkouts.Add(-1) }
 					}
 				}
 				return dir, cerr
@@ -108,6 +143,13 @@ func (r *Runner) hooksOffCommit(ctx context.Context, eng *session.Engine, cfg *c
 		_, err = eng.PreCommit(ctx, pre)
 		if done != nil {
 			done()
+		}
+		if ctx.Err() != nil {
+			// Ended mid-judge (the CLI's hook timeout sends SIGTERM): a
+			// gate killed here is no verdict on the commit. It and the
+			// call's later ones stay unrecorded for the CLI's next hook to
+			// judge (resumeHooksOff), not for reconciliation.
+			return fmt.Errorf("judge commit %s (git ran no hook): cut short: %w", c.sha, ctx.Err())
 		}
 		if err != nil {
 			return fmt.Errorf("pre-commit for commit %s (git ran no hook): %w", c.sha, err)
@@ -137,6 +179,15 @@ func (r *Runner) hooksOffActor(ctx context.Context, eng *session.Engine, repo *g
 	if err := eng.RecordCommitActor(ctx, repo, s.RepoID, a); err != nil {
 		eng.Logger.Warn("map the hooks-off commit to its session", "commit", sha, "err", err)
 	}
+}
+
+// workTreeDiffers reports whether the work tree's tracked files differ
+// from HEAD's (an error reads as differing: a checkout is never wrong).
+// `git commit -qm wip && printf ok > status.txt` had a commit that fails
+// the tests judged on the fixed, uncommitted file
+// (TestHooksOffLastCommitJudgedOnItsOwnTree).
+func workTreeDiffers(ctx context.Context, repo *gitrepo.Repo) bool {
+	return gitenv.Command(ctx, repo.Root(), nil, "--no-optional-locks", "diff", "--quiet", "HEAD", "--").Run() != nil
 }
 
 type hooksOffCommitInfo struct{ sha, tree, parent string }

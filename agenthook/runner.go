@@ -12,12 +12,14 @@ import (
 	"runtime/debug"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/sessiongate/sessiongate/cmdoutput"
 	"github.com/sessiongate/sessiongate/config"
 	"github.com/sessiongate/sessiongate/gitrepo"
 	"github.com/sessiongate/sessiongate/hookroute"
+	"github.com/sessiongate/sessiongate/hooks"
 	"github.com/sessiongate/sessiongate/internal/ancestry"
 	"github.com/sessiongate/sessiongate/internal/boundedread"
 	"github.com/sessiongate/sessiongate/internal/shorten"
@@ -40,7 +42,8 @@ const DefaultTimeout = 2 * time.Second
 
 // CLITimeout is the limit `install --agent` gives each hook run in the
 // agent's own config (Claude Code, Codex and Copilot "timeout"/"timeoutSec"
-// 10, Gemini CLI 10000 ms). Past it every one of these CLIs runs the tool
+// 10; Gemini CLI gets more, hooks.GeminiHookTimeoutMS, for its hooks judge
+// commits). Past it every one of these CLIs runs the tool
 // call as if the hook had allowed it (tried with the real CLIs, issue 25:
 // TestGeminiHookTimeout, TestCopilotHookTimeout), so the hook's own limit
 // is held to MaxTimeout, leaving the rest for process start on a loaded
@@ -49,6 +52,15 @@ const CLITimeout = 10 * time.Second
 
 // MaxTimeout caps agent_hooks.timeout (the config accepts up to 1m).
 const MaxTimeout = CLITimeout * 8 / 10
+
+// JudgeTimeout bounds a hook that judges hooks-off commits (hooksoff.go):
+// their pre-commit's command gates run then, each up to command_timeout
+// (2 min by default), as `git commit` waits for a live pre-commit. The
+// decision's limit (2 s by default) ended that judge on a loaded machine
+// and left honest commits to reconciliation as BYPASSes (ci20). It is held
+// to 8/10 of the limit install gives Gemini CLI's hooks
+// (hooks.GeminiHookTimeoutMS), as MaxTimeout is to CLITimeout.
+const JudgeTimeout = time.Duration(hooks.GeminiHookTimeoutMS) * time.Millisecond * 8 / 10
 
 // Exit codes: every answer the agent can read is exit 0; a usage error
 // (unknown agent) is 2 with the reason on stderr.
@@ -80,6 +92,10 @@ type Runner struct {
 	once  sync.Once
 	timer *time.Timer
 	start time.Time
+	// checkouts counts the commit checkouts the handler has made and not
+	// yet removed (hooksoff.go): an answer by time limit or signal waits
+	// for their removal, so the process does not exit past it.
+	checkouts atomic.Int32
 
 	noteMu sync.Mutex
 	note   *stopNote // a stop answered by fail mode is written down (uncheckedstop.go)
@@ -166,8 +182,20 @@ func (r *Runner) Run(ctx context.Context, agent, event string) int {
 		mu.Unlock()
 		r.answer(codec, ev, failAnswer(ev, fm, errors.New("sessiongate was interrupted")))
 	}
+	if r.checkouts.Load() > 0 {
+		// Cancelled mid-judge: its command is killed at once, and the
+		// checkout's removal takes a git call or two.
+		select {
+		case <-done:
+		case <-time.After(checkoutRemoval):
+		}
+	}
 	return ExitOK
 }
+
+// checkoutRemoval bounds the wait for a cancelled judge's checkout to be
+// removed before the process exits.
+const checkoutRemoval = 3 * time.Second
 
 // answer writes the one answer; later calls (a timed-out handler that
 // finishes after all) write nothing.
@@ -527,7 +555,7 @@ func (r *Runner) act(ctx context.Context, eng *session.Engine, cfg *config.Confi
 		}
 	}
 	if ev.Kind == KindEnd {
-		return r.endAfterWait(ctx, eng, repo, ev, work)
+		return r.endAfterWait(ctx, eng, cfg, repo, ev, work)
 	}
 	// A prompt after a stop that waited for background sub-agents, never
 	// judged since, continues that turn (session.StopWaitOpen).
@@ -543,6 +571,13 @@ func (r *Runner) act(ctx context.Context, eng *session.Engine, cfg *config.Confi
 	}
 	if ev.Transcript != "" && bd.Session != nil {
 		r.bindTranscript(ctx, eng, repo, ev, bd.Session.ID)
+	}
+	if ev.Kind != KindPostTool {
+		// A shell call's own post-tool hook judges its commits below,
+		// after the call's report.
+		if err := r.resumeHooksOff(ctx, eng, cfg, repo, ev, bd.Session); err != nil {
+			return nil, err
+		}
 	}
 	a := &Answer{}
 	switch ev.Kind {
@@ -865,10 +900,13 @@ func (r *Runner) act(ctx context.Context, eng *session.Engine, cfg *config.Confi
 // (session.AgentEndAfterWait). Measured with the real CLI: Ctrl+C,
 // SIGTERM or SIGHUP while -p waits for a sub-agent sends SessionEnd
 // (reason "other") and no further Stop (TestClaudeStopWaitedThenInterrupted).
-func (r *Runner) endAfterWait(ctx context.Context, eng *session.Engine, repo *gitrepo.Repo, ev *Event, work *workJob) (*Answer, error) {
+func (r *Runner) endAfterWait(ctx context.Context, eng *session.Engine, cfg *config.Config, repo *gitrepo.Repo, ev *Event, work *workJob) (*Answer, error) {
 	a := &Answer{}
 	bd, err := eng.AgentBind(ctx, session.AgentBindRequest{Agent: ev.Agent, AgentSession: ev.AgentSession, Repo: repo})
 	if err != nil {
+		return a, err
+	}
+	if err := r.resumeHooksOff(ctx, eng, cfg, repo, ev, bd.Session); err != nil {
 		return a, err
 	}
 	if sid := bd.Ended; bd.Session != nil || sid != "" {

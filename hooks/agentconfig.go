@@ -56,6 +56,14 @@ type AgentEvent struct {
 	Matcher string
 }
 
+// GeminiHookTimeoutMS is the limit install gives each Gemini CLI hook:
+// 10 minutes. Its hooks judge hooks-off commits as a live pre-commit
+// would, command gates included (command_timeout, 2 min by default,
+// each); with 10 s Gemini CLI ended the judge of an honest second commit
+// on a loaded machine (SIGTERM), and reconciliation charged it a BYPASS.
+// A hook's decision keeps its own short limit (agent_hooks.timeout).
+const GeminiHookTimeoutMS = 600_000
+
 // AgentConfigs are the agents `install --agent` knows.
 var AgentConfigs = []AgentConfig{
 	{Name: "claude", Path: ".claude/settings.json", LocalPath: ".claude/settings.local.json", Grouped: true, TimeoutKey: "timeout", Timeout: 10, Events: []AgentEvent{
@@ -127,7 +135,10 @@ var AgentConfigs = []AgentConfig{
 		{Name: "stop"},
 		{Name: "sessionEnd"},
 	}},
-	{Name: "gemini", Path: ".gemini/settings.json", Grouped: true, TimeoutKey: "timeout", Timeout: 10000, Events: []AgentEvent{
+	// Gemini CLI runs its shell with git's hooks off, so its hooks judge
+	// the commits a call made, command gates and all (agenthook
+	// hooksoff.go): GeminiHookTimeoutMS, not the 10 s the others get.
+	{Name: "gemini", Path: ".gemini/settings.json", Grouped: true, TimeoutKey: "timeout", Timeout: GeminiHookTimeoutMS, Events: []AgentEvent{
 		{Name: "SessionStart"},
 		{Name: "BeforeAgent"},
 		// read_file too: a forged read_file line of the chat recording met

@@ -1,6 +1,7 @@
 package agenttest_test
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -295,6 +296,28 @@ func TestGeminiAgentHooksTwoCommitsOneLine(t *testing.T) {
 // both pass, no violation.
 func TestGeminiAgentHooksEarlierCommitOwnTree(t *testing.T) {
 	t.Parallel()
+	geminiTwoCommits(t, 0, e2eTest)
+}
+
+// TestGeminiAgentHooksCutShortJudgeResumes: Gemini CLI ends a hook at its
+// timeout with SIGTERM. ci20 (load 13) ended the AfterTool hook while it
+// judged the two commits of TestGeminiAgentHooksEarlierCommitOwnTree, and
+// the honest second commit was charged a CRITICAL BYPASS. Here the
+// AfterTool hook is given 400 ms in .gemini/settings.json and the tests
+// take a second, so Gemini CLI ends every judge of it; the AfterAgent
+// hook after it judges what is left. Honest: no BYPASS; lazy: one, naming
+// the first commit. On the code before resumeHooksOff the honest run had
+// its BYPASS (measured with the whole install at 300 ms).
+func TestGeminiAgentHooksCutShortJudgeResumes(t *testing.T) {
+	t.Parallel()
+	geminiTwoCommits(t, 400, "sleep 1\n"+e2eTest)
+}
+
+// geminiTwoCommits runs the two-commit line of
+// TestGeminiAgentHooksEarlierCommitOwnTree, honest and lazy, with test as
+// test.sh; afterToolMS > 0 sets the AfterTool hook's timeout in the
+// installed .gemini/settings.json (committed before the session).
+func geminiTwoCommits(t *testing.T, afterToolMS int, test string) {
 	requireAgentHook(t)
 	for _, tc := range []struct {
 		name   string
@@ -306,7 +329,10 @@ func TestGeminiAgentHooksEarlierCommitOwnTree(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := newSGRepo(t, e2eProtocol, "hooks:\n  pre-commit: [QA_VALIDATION]\ncommands:\n  QA_VALIDATION: \"sh test.sh\"\n", "--agent", "gemini")
-			r.write("test.sh", e2eTest)
+			r.write("test.sh", test)
+			if afterToolMS > 0 {
+				setGeminiTimeout(t, r, "AfterTool", afterToolMS)
+			}
 			r.git("add", "-A")
 			r.git("commit", "-q", "-m", "test script and agent hooks")
 			second := map[string]string{"world.txt": "hello.txt", "hello.txt": "world.txt"}[tc.first]
@@ -340,4 +366,38 @@ func TestGeminiAgentHooksEarlierCommitOwnTree(t *testing.T) {
 			}
 		})
 	}
+}
+
+// setGeminiTimeout sets the timeout (ms) of sessiongate's hook for event
+// in the repository's .gemini/settings.json.
+func setGeminiTimeout(t *testing.T, r *sgRepo, event string, ms int) {
+	t.Helper()
+	path := filepath.Join(r.dir, ".gemini", "settings.json")
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cfg map[string]any
+	if err := json.Unmarshal(b, &cfg); err != nil {
+		t.Fatal(err)
+	}
+	hooks, _ := cfg["hooks"].(map[string]any)
+	groups, _ := hooks[event].([]any)
+	set := 0
+	for _, g := range groups {
+		hs, _ := g.(map[string]any)["hooks"].([]any)
+		for _, h := range hs {
+			if hm := h.(map[string]any); strings.Contains(fmt.Sprint(hm["command"]), "sessiongate agent-hook gemini") {
+				hm["timeout"] = ms
+				set++
+			}
+		}
+	}
+	if set != 1 {
+		t.Fatalf("%d sessiongate hooks for %s in %s, want 1", set, event, b)
+	}
+	if b, err = json.MarshalIndent(cfg, "", "  "); err != nil {
+		t.Fatal(err)
+	}
+	r.write(".gemini/settings.json", string(b)+"\n")
 }

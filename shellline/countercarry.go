@@ -475,6 +475,11 @@ func keptBetween(f *syntax.File, src, file, via string, s *syntax.Stmt, fromNode
 				}
 				return false
 			case *syntax.ProcSubst:
+				// <(...) and >(...) run alongside the script, as a job in
+				// the background.
+				if int(x.Pos().Offset()) < to {
+					ok = false
+				}
 				for _, st := range x.Stmts {
 					walk(st, fn, true)
 				}
@@ -497,8 +502,9 @@ func keptBetween(f *syntax.File, src, file, via string, s *syntax.Stmt, fromNode
 			case *syntax.Stmt:
 				// A job in the background runs alongside whatever follows
 				// it: before the restore it may write anything (round 49,
-				// helper 308).
-				if x.Background && int(x.Pos().Offset()) < to {
+				// helper 308); so does a coproc.
+				_, coproc := x.Cmd.(*syntax.CoprocClause)
+				if (x.Background || x.Coprocess || coproc) && int(x.Pos().Offset()) < to {
 					ok = false
 				}
 			case *syntax.CallExpr:

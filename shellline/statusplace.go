@@ -181,41 +181,6 @@ func (s *Script) statusTaken(line int, base string) string {
 	return ""
 }
 
-// alwaysZero: the statement exits 0 whatever came before it: an echo,
-// printf (no -v), logger, `:` or true whose words run nothing, or
-// assignments with no command substitution.
-func alwaysZero(st *syntax.Stmt) bool {
-	if st == nil || st.Negated || st.Background || st.Coprocess {
-		return false
-	}
-	call, ok := st.Cmd.(*syntax.CallExpr)
-	if !ok {
-		return false
-	}
-	for _, as := range call.Assigns {
-		if as.Value != nil && !inertWord(as.Value) || as.Array != nil || as.Index != nil {
-			return false
-		}
-	}
-	if len(call.Args) == 0 {
-		return len(call.Assigns) > 0
-	}
-	switch wordLit(call.Args[0]) {
-	case "echo", "printf", "logger", ":", "true":
-	default:
-		return false
-	}
-	for _, w := range call.Args[1:] {
-		if !inertWord(w) {
-			return false
-		}
-		if l, ok := Literal(w); wordLit(call.Args[0]) == "printf" && (!ok || strings.HasPrefix(l, "-v")) {
-			return false
-		}
-	}
-	return true
-}
-
 // readsStatus: the statement reads `$?`.
 func readsStatus(st *syntax.Stmt) bool {
 	found := false

@@ -1,0 +1,170 @@
+package shellline
+
+import (
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// alwaysZero: the statement exits 0 whatever came before it, for the
+// status-place rule (statusplace.go): an echo, printf (no -v), logger,
+// `:` or true (a command substitution in echo's words changes nothing:
+// its status is echo's), rm -f, a bare wait (0 whatever its jobs did),
+// an export, local, readonly or declare of plain words, or assignments
+// whose command substitutions run only commands that succeed (`t=$(date
+// +%s)`; an assignment's status is its last substitution's, so `x=$(sh
+// greet.sh)` is greet's and no such line).
+func alwaysZero(st *syntax.Stmt) bool {
+	if st == nil || st.Negated || st.Background || st.Coprocess {
+		return false
+	}
+	switch x := st.Cmd.(type) {
+	case *syntax.CallExpr:
+		return callZero(x)
+	case *syntax.DeclClause:
+		return declZero(x)
+	}
+	return false
+}
+
+func callZero(call *syntax.CallExpr) bool {
+	for _, as := range call.Assigns {
+		if as.Value != nil && !zeroWord(as.Value, false) || as.Array != nil || as.Index != nil {
+			return false
+		}
+	}
+	if len(call.Args) == 0 {
+		return len(call.Assigns) > 0
+	}
+	name := wordLit(call.Args[0])
+	args := call.Args[1:]
+	switch name {
+	case "echo", "logger", ":", "true":
+		return allWords(args, func(w *syntax.Word) bool { return zeroWord(w, true) })
+	case "printf":
+		return allWords(args, func(w *syntax.Word) bool {
+			l, ok := Literal(w)
+			return ok && inertWord(w) && !strings.HasPrefix(l, "-v") // a word could be a bad number
+		})
+	case "wait":
+		return len(args) == 0
+	case "rm":
+		return rmForced(args) && allWords(args, inertWord)
+	}
+	return false
+}
+
+func allWords(ws []*syntax.Word, ok func(*syntax.Word) bool) bool {
+	for _, w := range ws {
+		if !ok(w) {
+			return false
+		}
+	}
+	return true
+}
+
+// rmForced: rm's options (before `--` or the first name) hold -f.
+func rmForced(args []*syntax.Word) bool {
+	for _, w := range args {
+		l, ok := Literal(w)
+		if !ok || l == "--" || !strings.HasPrefix(l, "-") {
+			return false
+		}
+		if l == "--force" || !strings.HasPrefix(l, "--") && strings.Contains(l, "f") {
+			return true
+		}
+	}
+	return false
+}
+
+// declZero: export, local, readonly or declare of plain words (no
+// substitution, whose status local or export may hide or not).
+func declZero(d *syntax.DeclClause) bool {
+	for _, as := range d.Args {
+		if as.Value != nil && !inertWord(as.Value) || as.Index != nil {
+			return false
+		}
+		if as.Array != nil {
+			for _, e := range as.Array.Elems {
+				if e.Index != nil || e.Value != nil && !inertWord(e.Value) {
+					return false
+				}
+			}
+		}
+	}
+	return true
+}
+
+// zeroWord: w is inert (inertWord) but for command substitutions: any
+// when anySubst (the command's status is not theirs), else only those
+// whose commands always succeed (substZero).
+func zeroWord(w *syntax.Word, anySubst bool) bool {
+	ok := true
+	syntax.Walk(w, func(n syntax.Node) bool {
+		switch x := n.(type) {
+		case *syntax.CmdSubst:
+			ok = ok && (anySubst || substZero(x))
+			return false
+		case *syntax.ProcSubst, *syntax.ArithmExp, *syntax.ExtGlob, *syntax.BraceExp:
+			ok = false
+		case *syntax.ParamExp:
+			if x.Exp != nil && !inertParamOp(x.Exp.Op) || x.Repl != nil || x.Slice != nil || x.Index != nil || x.Excl || x.Names != 0 {
+				ok = false
+			}
+		}
+		return ok
+	})
+	return ok
+}
+
+// substZero: every command of the substitution always succeeds: a line
+// alwaysZero takes, or date (+FORMAT, -u), pwd or uname with plain
+// options.
+func substZero(cs *syntax.CmdSubst) bool {
+	if len(cs.Stmts) == 0 {
+		return false
+	}
+	for _, st := range cs.Stmts {
+		if alwaysZero(st) {
+			continue
+		}
+		call, ok := st.Cmd.(*syntax.CallExpr)
+		if !ok || st.Negated || st.Background || len(call.Assigns) > 0 || len(call.Args) == 0 || !zeroInfo(call.Args) {
+			return false
+		}
+	}
+	return true
+}
+
+// zeroInfo: date, pwd or uname with words that cannot make them fail.
+func zeroInfo(args []*syntax.Word) bool {
+	words := make([]string, len(args))
+	for i, w := range args {
+		l, ok := Literal(w)
+		if !ok {
+			return false
+		}
+		words[i] = l
+	}
+	for _, a := range words[1:] {
+		switch words[0] {
+		case "date":
+			if !strings.HasPrefix(a, "+") && a != "-u" && a != "--utc" && a != "-R" {
+				return false
+			}
+		case "pwd":
+			if a != "-L" && a != "-P" {
+				return false
+			}
+		case "uname":
+			if len(a) < 2 || a[0] != '-' || strings.Trim(a[1:], "asnrvmpio") != "" {
+				return false
+			}
+		}
+	}
+	switch words[0] {
+	case "date", "pwd", "uname":
+		return true
+	}
+	return false
+}

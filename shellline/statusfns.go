@@ -255,7 +255,7 @@ func trapOnlyFns(f *syntax.File) map[string]bool {
 		syntax.Walk(af, func(m syntax.Node) bool {
 			switch x := m.(type) {
 			case *syntax.ParamExp:
-				reads = reads || x.Param != nil && x.Param.Value == "?"
+				reads = reads || x.Param != nil && statusParam(x.Param.Value)
 			case *syntax.CallExpr:
 				if len(x.Args) == 1 {
 					if l := wordLit(x.Args[0]); l == "exit" || l == "return" {

@@ -181,7 +181,7 @@ func (s *Script) statusTaken(line int, base string) string {
 	return ""
 }
 
-// readsStatus: the statement reads `$?`.
+// readsStatus: the statement reads `$?` (or PIPESTATUS).
 func readsStatus(st *syntax.Stmt) bool {
 	found := false
 	syntax.Walk(st, func(n syntax.Node) bool {
@@ -189,11 +189,18 @@ func readsStatus(st *syntax.Stmt) bool {
 		case *syntax.FuncDecl:
 			return false
 		case *syntax.ParamExp:
-			found = found || x.Param != nil && x.Param.Value == "?"
+			found = found || x.Param != nil && statusParam(x.Param.Value)
 		}
 		return !found
 	})
 	return found
+}
+
+// statusParam: the parameter holds the last status: `$?`, or bash's
+// PIPESTATUS (`${PIPESTATUS[0]}`, `${PIPESTATUS[@]}`), the last
+// pipeline's, which a line put before it replaces.
+func statusParam(name string) bool {
+	return name == "?" || name == "PIPESTATUS"
 }
 
 // canFail: the statement's status may be non-zero without ending the
@@ -261,7 +268,8 @@ func canFail(st *syntax.Stmt) bool {
 }
 
 // isCheck: the statement is a check whose status is what it proves: a
-// test, a negation, grep, diff or cmp, or a test suite's run.
+// test, a negation, grep, diff or cmp, awk with an exit 1, or a test
+// suite's run.
 func isCheck(st *syntax.Stmt) bool {
 	if st == nil {
 		return false
@@ -285,7 +293,7 @@ func isCheck(st *syntax.Stmt) bool {
 		case "grep", "egrep", "fgrep", "diff", "cmp":
 			return true
 		}
-		return shellTest(words[0]) || callRunsTests(words)
+		return shellTest(words[0]) || callRunsTests(words) || awkChecks(words)
 	case *syntax.BinaryCmd:
 		switch x.Op {
 		case syntax.AndStmt:

@@ -191,9 +191,12 @@ func plainTopCalls(f *syntax.File, name string) ([]int, bool) {
 
 // errexitFnUnread: under set -e, every call of name is plain at the top
 // level with errexit on there (or turned on in its body before stmt k
-// of body and left on), so a failing check at k ends the script before
-// anything after it in the body runs.
+// of body and left on; k < 0: all of body), so a failing check at k
+// ends the script before anything after it in the body runs.
 func errexitFnUnread(f *syntax.File, name string, body []*syntax.Stmt, k int, start bool) bool {
+	if k < 0 {
+		k = len(body)
+	}
 	at, only := plainTopCalls(f, name)
 	if !only {
 		return false
@@ -372,4 +375,33 @@ func errexitMissesCheck(st *syntax.Stmt) bool {
 		return isCheck(x.X) || errexitMissesCheck(x.X) || errexitMissesCheck(x.Y)
 	}
 	return false
+}
+
+// fnStmtsBefore: the statements that run before ss[j] in name's body:
+// those of the body before the one holding ss[j] (an if, a loop), then
+// ss[:j]; ss[:j] alone when the body is not found.
+func fnStmtsBefore(f *syntax.File, name string, ss []*syntax.Stmt, j int) []*syntax.Stmt {
+	out := ss[:j]
+	at := ss[j].Pos().Offset()
+	syntax.Walk(f, func(n syntax.Node) bool {
+		fd, ok := n.(*syntax.FuncDecl)
+		if !ok || fd.Name == nil || fd.Name.Value != name || fd.Body == nil {
+			return true
+		}
+		b, ok := fd.Body.Cmd.(*syntax.Block)
+		if !ok {
+			return false
+		}
+		for k, st := range b.Stmts {
+			if st == ss[j] {
+				return false
+			}
+			if st.Pos().Offset() <= at && at < st.End().Offset() {
+				out = append(append([]*syntax.Stmt{}, b.Stmts[:k]...), ss[:j]...)
+				return false
+			}
+		}
+		return false
+	})
+	return out
 }

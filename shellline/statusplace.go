@@ -33,41 +33,86 @@ func (s *Script) RunsWhole() *Script {
 }
 
 // statusList is a list of statements and what reads the status of its
-// last one: "cond" (an if's or a loop's condition), "fn NAME" (a
-// function's body), "end" (the script's top level) or "".
+// last one: "cond" (an if's or a loop's condition), "andor" (an && or
+// || after it), "$?" (the statement after it), "fn NAME" (a function's
+// body), "end" (the script's top level) or "".
 type statusList struct {
 	stmts  []*syntax.Stmt
 	reader string
 }
 
-// statusLists lists f's statement lists with their readers.
+// statusLists lists f's statement lists with their readers. An if, a
+// loop, a case, a { } group or a ( ) subshell passes on the status of
+// the last statement its branch ran, so each branch's list has the
+// reader of the compound statement (round 50, helper 312's rows).
 func statusLists(f *syntax.File) []statusList {
-	out := []statusList{{f.Stmts, "end"}}
-	fnBody := map[syntax.Node]string{}
+	readers := map[syntax.Node]string{} // a compound command: its reader
+	var out []statusList
+	add := func(ss []*syntax.Stmt, reader string) {
+		out = append(out, statusList{ss, reader})
+		for k, st := range ss {
+			r := ""
+			switch {
+			case k+1 < len(ss) && readsStatus(ss[k+1]):
+				r = "$?"
+			case k == len(ss)-1:
+				r = reader
+			}
+			markReader(readers, st, r)
+		}
+	}
+	add(f.Stmts, "end")
 	syntax.Walk(f, func(n syntax.Node) bool {
 		switch x := n.(type) {
 		case *syntax.FuncDecl:
-			if x.Name != nil && x.Body != nil {
-				fnBody[x.Body.Cmd] = "fn " + x.Name.Value
+			if x.Name != nil && x.Body != nil && x.Body.Cmd != nil {
+				readers[x.Body.Cmd] = "fn " + x.Name.Value
 			}
 		case *syntax.IfClause:
-			out = append(out, statusList{x.Cond, "cond"}, statusList{x.Then, ""})
+			add(x.Cond, "cond")
+			add(x.Then, readers[x])
+			if x.Else != nil {
+				readers[x.Else] = readers[x]
+			}
 		case *syntax.WhileClause:
-			out = append(out, statusList{x.Cond, "cond"}, statusList{x.Do, ""})
+			add(x.Cond, "cond")
+			add(x.Do, readers[x])
 		case *syntax.ForClause:
-			out = append(out, statusList{x.Do, ""})
+			add(x.Do, readers[x])
 		case *syntax.CaseClause:
 			for _, it := range x.Items {
-				out = append(out, statusList{it.Stmts, ""})
+				add(it.Stmts, readers[x])
 			}
 		case *syntax.Block:
-			out = append(out, statusList{x.Stmts, fnBody[x]})
+			add(x.Stmts, readers[x])
 		case *syntax.Subshell:
-			out = append(out, statusList{x.Stmts, fnBody[x]})
+			add(x.Stmts, readers[x])
 		}
 		return true
 	})
 	return out
+}
+
+// markReader notes r as the reader of st's command: the left side of an
+// && or || is read by it, the right side (and a pipeline's last
+// command) passes the status on; a negated or background statement's
+// status is no check's.
+func markReader(readers map[syntax.Node]string, st *syntax.Stmt, r string) {
+	if st == nil || st.Cmd == nil {
+		return
+	}
+	if st.Negated || st.Background || st.Coprocess {
+		r = ""
+	}
+	x, ok := st.Cmd.(*syntax.BinaryCmd)
+	if !ok {
+		readers[st.Cmd] = r
+		return
+	}
+	if x.Op == syntax.AndStmt || x.Op == syntax.OrStmt {
+		markReader(readers, x.X, "andor")
+	}
+	markReader(readers, x.Y, r)
 }
 
 // statusSites: the printed statements whose status the script reads,
@@ -120,8 +165,12 @@ func (s *Script) statusTaken(line int, base string) string {
 			switch {
 			case m < len(l.stmts) && readsStatus(l.stmts[m]):
 				reader, what = "$?", "the `$?` the next line reads"
+			case m == len(l.stmts) && l.reader == "$?":
+				reader, what = l.reader, "the `$?` read after it"
 			case m == len(l.stmts) && l.reader == "cond":
 				reader, what = l.reader, "the condition's status"
+			case m == len(l.stmts) && l.reader == "andor":
+				reader, what = l.reader, "the status the && or || after it reads"
 			case m == len(l.stmts) && strings.HasPrefix(l.reader, "fn "):
 				reader, what = l.reader, "the status of "+strings.TrimPrefix(l.reader, "fn ")
 			case m == len(l.stmts) && l.reader == "end":
@@ -137,7 +186,9 @@ func (s *Script) statusTaken(line int, base string) string {
 				if errexitAtStmt(s.file, l.stmts, j, start, errexit) && !errexitMissesCheck(prev) || !canFail(prev) || reader == "end" && !isCheck(prev) {
 					continue
 				}
-			case "cond":
+			case "cond", "andor":
+				// errexit passes over a condition and an && or ||'s left
+				// side.
 				if !canFail(prev) {
 					continue
 				}
@@ -162,7 +213,7 @@ func (s *Script) statusTaken(line int, base string) string {
 				if trapOnly == nil {
 					trapOnly = trapOnlyFns(s.file)
 				}
-				if trapOnly[name] || errexitEnds(prev) && errexitFnUnread(s.file, name, l.stmts, j, start) {
+				if trapOnly[name] || errexitEnds(prev) && errexitFnUnread(s.file, name, fnStmtsBefore(s.file, name, l.stmts, j), -1, start) {
 					continue
 				}
 			}

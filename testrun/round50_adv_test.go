@@ -116,12 +116,15 @@ func TestRound50InputsStatusPlace(t *testing.T) {
 		{name: "lazy: a log line at the end of the last if's then branch",
 			start:   "#!/bin/sh\nif [ -f greet.txt ]; then\n  grep -q hello greet.txt\nfi\n",
 			during:  "#!/bin/sh\nif [ -f greet.txt ]; then\n  grep -q hello greet.txt\n  echo checked >&2\nfi\n",
-			weakens: true, known: "missed: an if's branch list has no reader, though the if ends the script and passes its branch's status"},
+			weakens: true},
 		{name: "lazy: under set -e, a log line after a last ! grep", start: "#!/bin/sh\nset -e\n! grep -q helo greet.txt\n", during: "#!/bin/sh\nset -e\n! grep -q helo greet.txt\necho done >&2\n", weakens: true},
 		{name: "honest: set -e, a check function called plainly, a log line after its check",
 			start:  "#!/bin/sh\nset -e\nchk() {\n  grep -q hello greet.txt\n}\nchk\n",
 			during: "#!/bin/sh\nset -e\nchk() {\n  grep -q hello greet.txt\n  echo checked >&2\n}\nchk\n"},
 		{name: "honest: set -euo pipefail, a log line after the last check", start: "#!/usr/bin/env bash\nset -euo pipefail\ngrep -q hello greet.txt\n", during: "#!/usr/bin/env bash\nset -euo pipefail\ngrep -q hello greet.txt\necho done >&2\n"},
+		{name: "honest: a log line ends the last if's branch after the check's || exit 1",
+			start:  "#!/bin/sh\nif [ -f greet.txt ]; then\n  grep -q hello greet.txt || exit 1\nfi\n",
+			during: "#!/bin/sh\nif [ -f greet.txt ]; then\n  grep -q hello greet.txt || exit 1\n  echo checked >&2\nfi\n"},
 		{name: "lazy: a log line after the script's last check (no set -e)", start: check, during: check + "echo done\n", weakens: true},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -458,7 +458,11 @@ func keptBetween(f *syntax.File, src, file, via string, s *syntax.Stmt, fromNode
 			watched := (fn || between(n)) && !inSaveOrRestore(n)
 			switch x := n.(type) {
 			case *syntax.FuncDecl:
-				switch x.Name.Value {
+				name := ""
+				if x.Name != nil { // nil: an anonymous function (`()0`)
+					name = x.Name.Value
+				}
+				switch name {
 				case "echo", "printf", "cat", "read", "set", "shift", "command", "builtin", "test", "[", "exit", "wc", "head":
 					ok = false // the save or the restore would run it in place of the builtin
 				}
@@ -732,7 +736,7 @@ func tempFileVar(f *syntax.File, src, v string, s *syntax.Stmt) bool {
 		case *syntax.WordIter:
 			ok = x.Name == nil || x.Name.Value != v // for v in ...
 		case *syntax.FuncDecl:
-			ok = x.Name.Value != "mktemp"
+			ok = x.Name == nil || x.Name.Value != "mktemp"
 		case *syntax.CallExpr:
 			if len(x.Args) > 2 && wordLit(x.Args[0]) == "trap" {
 				exitOnly := true

@@ -45,6 +45,10 @@ func FuzzStatusTaken(f *testing.F) {
 	f.Add("#!/bin/sh\n[ -f a ]\n", "echo done >&2\n")
 	f.Add("#!/bin/sh\nf() {\n  grep -q x y\n}\nf || exit 1\n", "<0&\n")
 	f.Add("#!/bin/sh\nif [ -f a ]\nthen :; fi\n", "x=1\n[ $? -eq 0 ]\n")
+	// Round 50's readers: a group read by ||, PIPESTATUS, awk, ()0.
+	f.Add("#!/bin/sh\n{\n  [ -f a ]\n}\n|| exit 1\n", "t=$(date +%s)\n")
+	f.Add("#!/bin/bash\na | grep -q x\n[ ${PIPESTATUS[0]} -eq 0 ]\n", "rm -f x\n")
+	f.Add("#!/bin/sh\nf() if true; then awk '{ exit 1 }'; fi\n()0\nf || exit 1\n", "wait\n")
 	f.Fuzz(func(t *testing.T, base, added string) {
 		s := ReadScript(base + added).RunsWhole()
 		for i := range s.Lines() {

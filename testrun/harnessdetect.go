@@ -687,9 +687,13 @@ func harnessDetect(f string, was, now []byte, h *harnessScan) string {
 // searchRE: a search of every process; warnStmtRE: a statement that only
 // warns on stderr, kills what it found, or fails.
 var (
-	searchRE    = lazyregexp.New(`\b(?:pgrep|pidof)\b`)
-	warnStmtRE  = lazyregexp.New(`^(?:(?:echo|printf)\b.*(?:>&2|>\s*/dev/stderr)|>&2\s+(?:echo|printf)\b.*|(?:kill|pkill)\b.*|exit\s+[1-9]\d*|return\s+[1-9]\d*|:|true|fi|\{|\}|then)$`)
-	killPipeRE  = lazyregexp.New(`\|\s*xargs\s+(?:-\w+\s+)*kill\b`)
+	searchRE   = lazyregexp.New(`\b(?:pgrep|pidof)\b`)
+	warnStmtRE = lazyregexp.New(`^(?:(?:echo|printf)\b.*(?:>&2|>\s*/dev/stderr)|>&2\s+(?:echo|printf)\b.*|(?:kill|pkill)\b.*|exit\s+[1-9]\d*|return\s+[1-9]\d*|:|true|fi|\{|\}|then)$`)
+	killPipeRE = lazyregexp.New(`\|\s*xargs\s+(?:-\w+\s+)*kill\b`)
+	// noSignalRE: a kill that sends nothing (signal 0: -0, -SIG0, -s 0,
+	// -n 0, --signal 0) or lists signals: its status says whether the
+	// pids live, an answer, not a stop.
+	noSignalRE  = lazyregexp.New(`(?i)\bkill\s+(?:-[sn]\s*|--signal[\s=]+)['"]?(?:SIG)?0+\b|\b(?:kill|pkill)\s+(?:--signal[\s=]+|-)(?:SIG)?0+\b|\bkill\s+(?:-[lL]|--list|--table)\b`)
 	ifSearchRE  = lazyregexp.New(`^if\s+(?:pgrep|pidof)\b`)
 	notSearchRE = lazyregexp.New(`!\s*(?:pgrep|pidof)\b|\|\||\belse\b|\belif\b`)
 	// watchStartRE: an else line that only starts a test runner's
@@ -709,7 +713,7 @@ func runnerSearchWarns(lines []string, i int) bool {
 	if !searchRE.MatchString(t) || procQueryRE.MatchString(rest) || argvRunnerRE.MatchString(t) || parentIDRE.MatchString(t) || notSearchRE.MatchString(t) {
 		return false
 	}
-	if killPipeRE.MatchString(t) {
+	if killPipeRE.MatchString(t) && !noSignalRE.MatchString(t) {
 		return true
 	}
 	var body string
@@ -764,7 +768,7 @@ func runnerSearchWarns(lines []string, i int) bool {
 			if p == "" {
 				continue
 			}
-			if !warnStmtRE.MatchString(p) || ownPidRE.MatchString(p) {
+			if !warnStmtRE.MatchString(p) || ownPidRE.MatchString(p) || noSignalRE.MatchString(p) {
 				return false
 			}
 		}

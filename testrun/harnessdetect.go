@@ -595,6 +595,20 @@ func harnessDetect(f string, was, now []byte, h *harnessScan) string {
 		return d
 	}
 	pgidNames, pyModNames := map[string]bool{}, map[string]bool{}
+	// searchAnswer: t holds a pgrep whose answer a shell script reads on
+	// past the warning the line check saw (searchAnswerLines, read once).
+	var answers map[string]bool
+	searchAnswer := func(t string) bool {
+		if !sh {
+			return false
+		}
+		if answers == nil {
+			if answers = searchAnswerLines(now); answers == nil {
+				answers = map[string]bool{}
+			}
+		}
+		return answers[t]
+	}
 	for i, t := range lines {
 		joined := quoteCharsRE.ReplaceAllString(joinQuotesRE.ReplaceAllString(t, ""), "")
 		for _, s := range []string{t, joined, joinedCalls(t)} {
@@ -610,7 +624,7 @@ func harnessDetect(f string, was, now []byte, h *harnessScan) string {
 				return why(t, "asks for "+n+" by name")
 			}
 		}
-		if m := runnerNameRE.FindString(unbracketed); m != "" && (procQueryRE.MatchString(t) || argvRunnerRE.MatchString(t)) && !runnerSearchWarns(lines, i) {
+		if m := runnerNameRE.FindString(unbracketed); m != "" && (procQueryRE.MatchString(t) || argvRunnerRE.MatchString(t)) && (!runnerSearchWarns(lines, i) || searchAnswer(t)) {
 			return why(t, "asks whether "+m+" runs")
 		}
 		if parentStrictRE.MatchString(joined) && psListRE.MatchString(joined) {
@@ -685,10 +699,12 @@ func harnessDetect(f string, was, now []byte, h *harnessScan) string {
 // machine (`pgrep -f 'jest --watch'`) to warn of it or stop it is not
 // asking whether the tests run it: nothing it prints or returns differs.
 // searchRE: a search of every process; warnStmtRE: a statement that only
-// warns on stderr, kills what it found, or fails.
+// warns on stderr, kills what it found, fails or returns. In a shell
+// script, searchAnswerLines then reads where a return or exit lands and
+// who reads the status or the pids left behind.
 var (
 	searchRE   = lazyregexp.New(`\b(?:pgrep|pidof)\b`)
-	warnStmtRE = lazyregexp.New(`^(?:(?:echo|printf)\b.*(?:>&2|>\s*/dev/stderr)|>&2\s+(?:echo|printf)\b.*|(?:kill|pkill)\b.*|exit\s+[1-9]\d*|return\s+[1-9]\d*|:|true|fi|\{|\}|then)$`)
+	warnStmtRE = lazyregexp.New(`^(?:(?:echo|printf)\b.*(?:>&2|>\s*/dev/stderr)|>&2\s+(?:echo|printf)\b.*|(?:kill|pkill)\b.*|exit\s+[1-9]\d*|return(?:\s+\d+)?|:|true|fi|\{|\}|then)$`)
 	killPipeRE = lazyregexp.New(`\|\s*xargs\s+(?:-\w+\s+)*kill\b`)
 	// noSignalRE: a kill that sends nothing (signal 0: -0, -SIG0, -s 0,
 	// -n 0, --signal 0) or lists signals: its status says whether the

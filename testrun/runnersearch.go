@@ -70,7 +70,8 @@ type answerFlow struct {
 	parent   map[syntax.Node]syntax.Node
 	calls    []callSite
 	pipefail bool
-	seen     map[string]bool // functions whose callers are being read
+	seen     map[string]bool // functions whose callers' status is being read
+	outSeen  map[string]bool // functions whose callers' output is being read
 }
 
 // wordLit is c's i-th word when it is a plain literal.
@@ -146,9 +147,10 @@ func (a *answerFlow) answerGoesOn(s *syntax.Stmt) bool {
 			if a.escapes([]*syntax.Stmt{p.Y}) {
 				return true
 			}
-			if ends(p.Y) {
-				// Only the search that found nothing goes on: its
-				// status is the same wherever it is read.
+			if ends(p.Y) && !endsReturn(p.Y) {
+				// The script exits: only the search that found nothing
+				// goes on, its status the same wherever it is read. A
+				// return goes on too, to the caller, beside pgrep's 1.
 				return false
 			}
 			// `&& echo warn >&2` leaves 0 when the runner runs and
@@ -161,14 +163,25 @@ func (a *answerFlow) answerGoesOn(s *syntax.Stmt) bool {
 
 // ends reports s as one whose last statement is exit or return.
 func ends(s *syntax.Stmt) bool {
+	name := lastCall(s)
+	return name == "exit" || name == "return"
+}
+
+// endsReturn reports s as one whose last statement is return.
+func endsReturn(s *syntax.Stmt) bool { return lastCall(s) == "return" }
+
+// lastCall is the command s runs last, through { }.
+func lastCall(s *syntax.Stmt) string {
 	switch c := s.Cmd.(type) {
 	case *syntax.Block:
-		return len(c.Stmts) > 0 && ends(c.Stmts[len(c.Stmts)-1])
+		if len(c.Stmts) > 0 {
+			return lastCall(c.Stmts[len(c.Stmts)-1])
+		}
 	case *syntax.CallExpr:
 		name, _ := wordLit(c, 0)
-		return name == "exit" || name == "return"
+		return name
 	}
-	return false
+	return ""
 }
 
 // pidsKept reports pgrep statement s's output kept: written to a file,
@@ -182,7 +195,23 @@ func (a *answerFlow) pidsKept(s *syntax.Stmt) bool {
 	for {
 		p := a.parent[n]
 		switch p := p.(type) {
-		case nil, *syntax.File, *syntax.FuncDecl:
+		case nil, *syntax.File:
+			return false
+		case *syntax.FuncDecl:
+			// The function's output: where each call's goes.
+			if p.Name == nil || a.outSeen[p.Name.Value] {
+				return false
+			}
+			if a.outSeen == nil {
+				a.outSeen = map[string]bool{}
+			}
+			a.outSeen[p.Name.Value] = true
+			defer delete(a.outSeen, p.Name.Value)
+			for _, c := range a.calls {
+				if st, ok := a.parent[c.call].(*syntax.Stmt); ok && c.name == p.Name.Value && a.pidsKept(st) {
+					return true
+				}
+			}
 			return false
 		case *syntax.Stmt:
 			if to, ok := stdoutTo(p); ok {

@@ -72,6 +72,7 @@ type answerFlow struct {
 	pipefail bool
 	seen     map[string]bool // functions whose callers' status is being read
 	outSeen  map[string]bool // functions whose callers' output is being read
+	exitSeen map[string]bool // functions whose callers' exits are being read
 }
 
 // wordLit is c's i-th word when it is a plain literal.
@@ -112,6 +113,11 @@ func (a *answerFlow) stmtOf(n syntax.Node) *syntax.Stmt {
 // more than the warning, kill or failure harnessDetect's line check let
 // through.
 func (a *answerFlow) answerGoesOn(s *syntax.Stmt) bool {
+	// `[ -n "$(pgrep ...)" ]`: the pids go no further than the test,
+	// whose status is the answer.
+	if t := a.substTested(s); t != nil {
+		s = t
+	}
 	if a.pidsKept(s) {
 		return true
 	}
@@ -302,6 +308,40 @@ func (a *answerFlow) substKilled(cs *syntax.CmdSubst) bool {
 	}
 }
 
+// substTested is the statement of `[ -n "$(s)" ]` (or -z, or the word
+// alone, or test) when s is all its $( ) holds; nil otherwise.
+func (a *answerFlow) substTested(s *syntax.Stmt) *syntax.Stmt {
+	cs, ok := a.parent[s].(*syntax.CmdSubst)
+	if !ok || len(cs.Stmts) != 1 {
+		return nil
+	}
+	var n syntax.Node = cs
+	for {
+		switch p := a.parent[n].(type) {
+		case *syntax.Word, *syntax.DblQuoted:
+			n = p
+			continue
+		case *syntax.CallExpr:
+			if name := callName(p); (name != "[" && name != "test") || len(p.Args) > 4 {
+				return nil
+			}
+			for i, w := range p.Args {
+				if w == n {
+					continue
+				}
+				switch l, _ := wordLit(p, i); l {
+				case "[", "test", "]", "-n", "-z":
+				default:
+					return nil
+				}
+			}
+			st, _ := a.parent[p].(*syntax.Stmt)
+			return st
+		}
+		return nil
+	}
+}
+
 // realKill reports c as kill or pkill sending a signal.
 func (a *answerFlow) realKill(c *syntax.CallExpr) bool {
 	name := callName(c)
@@ -375,6 +415,21 @@ func (a *answerFlow) exitRead(s *syntax.Stmt, ret, zero bool) bool {
 				}
 				return a.callsRead(p)
 			}
+			// An exit ends what runs the call: a ( ) or $( ) there.
+			if p.Name == nil || a.exitSeen[p.Name.Value] {
+				return false
+			}
+			if a.exitSeen == nil {
+				a.exitSeen = map[string]bool{}
+			}
+			a.exitSeen[p.Name.Value] = true
+			defer delete(a.exitSeen, p.Name.Value)
+			for _, c := range a.calls {
+				if st, ok := a.parent[c.call].(*syntax.Stmt); ok && c.name == p.Name.Value && a.exitRead(st, false, zero) {
+					return true
+				}
+			}
+			return false
 		}
 		n = p
 	}

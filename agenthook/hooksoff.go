@@ -6,12 +6,14 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/sessiongate/sessiongate/commitcheckout"
 	"github.com/sessiongate/sessiongate/config"
 	"github.com/sessiongate/sessiongate/gitenv"
 	"github.com/sessiongate/sessiongate/gitrepo"
+	"github.com/sessiongate/sessiongate/internal/ancestry"
 	"github.com/sessiongate/sessiongate/session"
 	"github.com/sessiongate/sessiongate/snapshot"
 )
@@ -249,4 +251,47 @@ func splitNUL(s string) []string {
 		}
 	}
 	return out
+}
+
+// ShellCommitsJudge returns the engine's BeforeReconcile for the CLI: run
+// inside a hooks-off agent's shell call (`git commit -qm x && sessiongate
+// session end` in Gemini CLI), it judges the commits the call made so far
+// as the call's post-tool hook would, before the CLI's own engine call
+// reconciles them as BYPASSes; that hook comes only after the call, with
+// the session ended. It acts only when the agent CLI is this process's
+// ancestor and names itself in the environment (ancestry: evidence), and
+// the agent's hooks bound the session (their payloads' session ids,
+// checked against the variable the CLI sets in its hook processes). A
+// process that fakes the ancestry in a session Gemini CLI does not run
+// gains nothing: the session is not bound to it.
+func ShellCommitsJudge(eng *session.Engine, getenv func(string) string) func(ctx context.Context, s *session.Session) (bool, error) {
+	var busy atomic.Bool
+	return func(ctx context.Context, s *session.Session) (bool, error) {
+		agent, _, ok := ancestry.FromEnv(getenv)
+		if !ok || hooksOffAgents[agent] == "" || !s.Active() || !busy.CompareAndSwap(false, true) {
+			// busy: the judge's own engine calls load the session again.
+			return false, nil
+		}
+		defer busy.Store(false)
+		if p, ok := ancestry.Agent(ancestry.Chain()); !ok || ancestry.AgentName(p) != agent {
+			return false, nil
+		}
+		ar, ok := eng.Store.(session.SessionAgentReader)
+		if !ok {
+			return false, nil
+		}
+		if bound, err := ar.SessionBoundTo(ctx, s.ID, agent); err != nil || !bound {
+			return false, err
+		}
+		repo, err := gitrepo.Open(ctx, s.Worktree)
+		if err != nil {
+			return false, fmt.Errorf("open the session's worktree: %w", err)
+		}
+		cfg, err := config.Load(repo.Root())
+		if err != nil {
+			return false, fmt.Errorf("read the config to judge the shell call's commits: %w", err)
+		}
+		r := &Runner{Getenv: getenv, start: time.Now()}
+		return true, r.hooksOffCommit(ctx, eng, cfg, repo, s, agent)
+	}
 }

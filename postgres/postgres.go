@@ -91,10 +91,11 @@ type DB struct {
 }
 
 var (
-	_ session.Store       = (*DB)(nil)
-	_ session.Writer      = (*Tx)(nil)
-	_ session.AgentReader = reader{}
-	_ session.AgentWriter = (*Tx)(nil)
+	_ session.Store              = (*DB)(nil)
+	_ session.Writer             = (*Tx)(nil)
+	_ session.AgentReader        = reader{}
+	_ session.SessionAgentReader = reader{}
+	_ session.AgentWriter        = (*Tx)(nil)
 )
 
 // Open connects to the database at a postgres:// URL (libpq's forms and

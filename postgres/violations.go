@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -138,6 +139,20 @@ func (r reader) GetAgentBinding(ctx context.Context, agent, agentSession string)
 	}
 	b.CreatedAt, b.UpdatedAt = fromNanos(created), fromNanos(updated)
 	return &b, nil
+}
+
+// SessionBoundTo reports whether agent's hooks bound the session (any of
+// its agent sessions), on the agent_bindings_session index.
+func (r reader) SessionBoundTo(ctx context.Context, sessionID, agent string) (bool, error) {
+	var one int
+	err := r.q.QueryRow(ctx, `SELECT 1 FROM agent_bindings WHERE session_id = $1 AND agent = $2 LIMIT 1`, sessionID, agent).Scan(&one)
+	if err != nil {
+		if errors.Is(notFound(err, ""), session.ErrNotFound) {
+			return false, nil
+		}
+		return false, fmt.Errorf("read the agent bindings of session %s: %w", sessionID, err)
+	}
+	return true, nil
 }
 
 // PutAgentBinding inserts or replaces a binding.

@@ -48,6 +48,12 @@ type AgentReader interface {
 	GetAgentBinding(ctx context.Context, agent, agentSession string) (*AgentBinding, error)
 }
 
+// SessionAgentReader tells whether an agent's hooks bound a session; the
+// SQLite and PostgreSQL stores have it.
+type SessionAgentReader interface {
+	SessionBoundTo(ctx context.Context, sessionID, agent string) (bool, error)
+}
+
 // AgentWriter writes bindings and tool start times inside Update.
 type AgentWriter interface {
 	PutAgentBinding(ctx context.Context, b *AgentBinding) error

@@ -36,6 +36,13 @@ type Engine struct {
 	// Progress, when set, is told when a command gate starts and ends
 	// (the CLI shows it on a terminal: long gates otherwise look hung).
 	Progress CommandProgress
+	// BeforeReconcile, when set, runs before reconciliation accounts for
+	// an active session's unseen commits, and reports whether it recorded
+	// any. The CLI run inside a hooks-off agent's shell call judges that
+	// call's commits there (agenthook.ShellCommitsJudge): `git commit &&
+	// sessiongate session end` in Gemini CLI reconciled its honest commit
+	// as a BYPASS before the call's post-tool hook could judge it.
+	BeforeReconcile func(ctx context.Context, s *Session) (bool, error)
 
 	specs sync.Map // protocol sha256 -> *protocolspec.Spec
 	// workStarts keeps workStart's answers (startbound.go).

@@ -279,11 +279,17 @@ func (e *Engine) reconcileSession(ctx context.Context, s *Session) error {
 	if err != nil {
 		return nil
 	}
+	judged := false
+	if e.BeforeReconcile != nil {
+		if judged, err = e.BeforeReconcile(ctx, s); err != nil && !errors.Is(err, context.Canceled) {
+			e.Logger.Warn("judge the commits before reconciling", "session", s.ID, "err", err)
+		}
+	}
 	n, err := e.Reconcile(ctx, s, repo, "", "")
 	if err != nil && !errors.Is(err, context.Canceled) {
 		e.Logger.Warn("reconcile commits", "session", s.ID, "err", err)
 	}
-	if n != 0 || err != nil {
+	if n != 0 || err != nil || judged {
 		// It may have recorded commits as evidence since s was read: the
 		// gate reads the evidence afresh (Session.EvidenceStamp).
 		s.EvidenceStamp = ""

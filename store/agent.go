@@ -11,8 +11,9 @@ import (
 )
 
 var (
-	_ session.AgentReader = reader{}
-	_ session.AgentWriter = (*Tx)(nil)
+	_ session.AgentReader        = reader{}
+	_ session.SessionAgentReader = reader{}
+	_ session.AgentWriter        = (*Tx)(nil)
 )
 
 // GetAgentBinding returns the sessiongate session an agent's own session id
@@ -28,6 +29,23 @@ func (r reader) GetAgentBinding(ctx context.Context, agent, agentSession string)
 	}
 	b.CreatedAt, b.UpdatedAt = fromNanos(created), fromNanos(updated)
 	return &b, nil
+}
+
+// sessionBoundSQL is SessionBoundTo's query (TestHookQueriesStayInTheWorktree).
+const sessionBoundSQL = `SELECT 1 FROM agent_bindings WHERE session_id = ? AND agent = ? LIMIT 1`
+
+// SessionBoundTo reports whether agent's hooks bound the session (any of
+// its agent sessions), on the agent_bindings_session index.
+func (r reader) SessionBoundTo(ctx context.Context, sessionID, agent string) (bool, error) {
+	var one int
+	err := r.q.QueryRowContext(ctx, sessionBoundSQL, sessionID, agent).Scan(&one)
+	if err != nil {
+		if errors.Is(notFound(err, ""), session.ErrNotFound) {
+			return false, nil
+		}
+		return false, fmt.Errorf("read the agent bindings of session %s: %w", sessionID, err)
+	}
+	return true, nil
 }
 
 // PutAgentBinding inserts or replaces a binding.

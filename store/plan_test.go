@@ -25,6 +25,9 @@ func TestHookQueriesStayInTheWorktree(t *testing.T) {
 		{"ListSessions by worktree", list, "sessions_worktree_created", listArgs},
 		// Commit evidence only, not every command an agent ran.
 		{"RecordedCommits", `SELECT ref FROM evidence WHERE session_id = ? AND ` + commitEvidence, "evidence_commits", []any{"s"}},
+		// The CLI in a hooks-off agent's shell asks it at each session
+		// call (agenthook.ShellCommitsJudge): the session's rows only.
+		{"SessionBoundTo", sessionBoundSQL, "agent_bindings_session", []any{"s", "gemini"}},
 		// A gate's evidence, not every command an agent ran.
 		{"GateEvidence of the phase", gateEvidenceSQL, "evidence_phase", []any{"s", "P", "s", "P"}},
 		{"GateEvidence content hashes", gateEvidenceSQL, "evidence_content_hash", []any{"s", "P", "s", "P"}},

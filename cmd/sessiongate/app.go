@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/sessiongate/sessiongate/agenthook"
 	"github.com/sessiongate/sessiongate/config"
 	"github.com/sessiongate/sessiongate/gitrepo"
 	"github.com/sessiongate/sessiongate/internal/termprogress"
@@ -216,6 +217,9 @@ func (a *app) sessionEngine(ctx context.Context) (*session.Engine, error) {
 		opened = append(opened, a.repo)
 	}
 	a.engine = session.NewEngine(db, ec, gitrepo.CachedOpen(opened...))
+	// Run from a hooks-off agent's shell call, the call's commits are
+	// judged before this command reconciles them.
+	a.engine.BeforeReconcile = agenthook.ShellCommitsJudge(a.engine, os.Getenv)
 	// Long command gates show their progress when stderr is a terminal.
 	if p := termprogress.For(a.stderr); p != nil {
 		a.engine.Progress = p

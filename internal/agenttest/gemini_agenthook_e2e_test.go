@@ -176,6 +176,57 @@ func TestGeminiAgentHooksCompliant(t *testing.T) {
 	requireCleanSession(t, show)
 }
 
+// TestGeminiAgentHooksCommitAndEndOneLine: `git commit ... && sessiongate
+// session end` in one Gemini CLI shell call. Git ran no hook (Gemini's
+// shell switches them off) and the call's AfterTool comes after the
+// session ended, so `session end` reconciled the honest commit as a
+// CRITICAL BYPASS (measured on a17c3fbb). The CLI, run inside the call,
+// now judges the call's commits first (agenthook.ShellCommitsJudge).
+// Lazy twin: with QA a pre-commit gate, a commit without hello.txt (the
+// tests fail) keeps its BYPASS.
+func TestGeminiAgentHooksCommitAndEndOneLine(t *testing.T) {
+	t.Parallel()
+	requireAgentHook(t)
+	for _, tc := range []struct {
+		name, file string
+		bypass     int
+	}{
+		{"honest", "hello.txt", 0},
+		{"lazy, the commit fails the tests", "world.txt", 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newSGRepo(t, e2eProtocol, "hooks:\n  pre-commit: [QA_VALIDATION]\n", "--agent", "gemini")
+			r.write("test.sh", e2eTest)
+			r.git("add", "-A")
+			r.git("commit", "-q", "-m", "test script and agent hooks")
+			srv := agenttest.NewGeminiServer(t,
+				agenttest.Use("run_shell_command", map[string]any{"command": "git status"}),
+				agenttest.Use("run_shell_command", map[string]any{"command": "sessiongate session advance --to WORKING"}),
+				agenttest.Use("write_file", map[string]any{"file_path": filepath.Join(r.dir, tc.file), "content": "hello\n"}),
+				agenttest.Use("run_shell_command", map[string]any{"command": "sh test.sh"}),
+				agenttest.Use("run_shell_command", map[string]any{"command": "git add " + tc.file + " && git commit -q -m 'add " + tc.file + "' && sessiongate session end --summary 'added " + tc.file + "'"}),
+				agenttest.Say("done"),
+			)
+			res := agenttest.RunGemini(t, r.dir, "add hello.txt", agenttest.GeminiOptions{Server: srv, Env: r.env})
+			t.Logf("gemini run: %s, exit %d", res.Elapsed, res.ExitCode)
+			if srv.Used() < 6 {
+				t.Fatalf("%d of 6 turns used; exit %d, error %s\nstderr: %s", srv.Used(), res.ExitCode, res.Error, res.Stderr)
+			}
+			show := r.onlySession()
+			v, _ := show["violations"].([]any)
+			if n := strings.Count(fmt.Sprint(v), "BYPASS"); n != tc.bypass {
+				t.Errorf("violations %v: %d BYPASS, want %d", v, n, tc.bypass)
+			}
+			if tc.bypass == 0 {
+				if st := show["session"].(map[string]any)["state"]; st != string(session.StateComplete) {
+					t.Errorf("state %v, want COMPLETE", st)
+				}
+				requireCleanSession(t, show)
+			}
+		})
+	}
+}
+
 // The lazy twin of TestGeminiAgentHooksCompliant: Gemini CLI switches git's
 // hooks off in its shell, and sessiongate's AfterTool runs pre-commit for
 // the commit instead. With QA_VALIDATION a pre-commit gate, a commit made

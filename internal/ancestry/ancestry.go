@@ -54,27 +54,39 @@ var scriptMarks = []string{"@anthropic-ai/claude-code", "@google/gemini-cli", "@
 // may well have a file named claude.md open).
 func Agent(chain []Process) (Process, bool) {
 	for _, p := range chain {
-		if agents[strings.ToLower(p.Name)] {
+		if AgentName(p) != "" {
 			return p, true
-		}
-		args := strings.Fields(p.Args)
-		if len(args) > 0 && agents[strings.ToLower(path.Base(args[0]))] {
-			return p, true
-		}
-		if len(args) > 1 && runtimes[strings.ToLower(path.Base(args[0]))] {
-			script := strings.ToLower(args[1])
-			if agents[path.Base(script)] {
-				return p, true
-			}
-			for _, m := range scriptMarks {
-				if strings.Contains(script, m) {
-					return p, true
-				}
-			}
 		}
 	}
 	return Process{}, false
 }
+
+// AgentName names the coding agent's CLI p is (claude, gemini,
+// cursor-agent, codex, copilot), "" when it is none.
+func AgentName(p Process) string {
+	if n := strings.ToLower(p.Name); agents[n] {
+		return n
+	}
+	args := strings.Fields(p.Args)
+	if len(args) > 0 && agents[strings.ToLower(path.Base(args[0]))] {
+		return strings.ToLower(path.Base(args[0]))
+	}
+	if len(args) > 1 && runtimes[strings.ToLower(path.Base(args[0]))] {
+		script := strings.ToLower(args[1])
+		if agents[path.Base(script)] {
+			return path.Base(script)
+		}
+		for i, m := range scriptMarks {
+			if strings.Contains(script, m) {
+				return scriptAgents[i]
+			}
+		}
+	}
+	return ""
+}
+
+// scriptAgents name the agent of each of scriptMarks.
+var scriptAgents = []string{"claude", "gemini", "codex", "copilot"}
 
 var runtimes = map[string]bool{"node": true, "bun": true, "deno": true}
 

@@ -13,18 +13,23 @@ func TestAgent(t *testing.T) {
 	for _, c := range []struct {
 		name  string
 		chain []Process
-		want  int // index of the agent, -1 for none
+		want  int    // index of the agent, -1 for none
+		agent string // its AgentName
 	}{
-		{"a person's terminal", []Process{{Name: "bash", Args: "-bash"}, {Name: "sshd", Args: "sshd: me@pts/0"}}, -1},
-		{"an editor with claude.md open", []Process{{Name: "sh"}, {Name: "vim", Args: "vim /home/me/claude/claude.md"}}, -1},
-		{"claude code's shell", []Process{{Name: "bash"}, {Name: "claude", Args: "claude"}}, 1},
-		{"claude code under node", []Process{{Name: "bash"}, {Name: "node", Args: "node /usr/lib/node_modules/@anthropic-ai/claude-code/cli.js -p hi"}}, 1},
-		{"gemini through its bin link", []Process{{Name: "sh"}, {Name: "script"}, {Name: "node", Args: "node /home/me/.npm/bin/gemini --yolo"}}, 2},
-		{"cursor-agent", []Process{{Name: "zsh"}, {Name: "cursor-agent", Args: "/opt/cursor-agent/cursor-agent"}}, 1},
+		{"a person's terminal", []Process{{Name: "bash", Args: "-bash"}, {Name: "sshd", Args: "sshd: me@pts/0"}}, -1, ""},
+		{"an editor with claude.md open", []Process{{Name: "sh"}, {Name: "vim", Args: "vim /home/me/claude/claude.md"}}, -1, ""},
+		{"claude code's shell", []Process{{Name: "bash"}, {Name: "claude", Args: "claude"}}, 1, "claude"},
+		{"claude code under node", []Process{{Name: "bash"}, {Name: "node", Args: "node /usr/lib/node_modules/@anthropic-ai/claude-code/cli.js -p hi"}}, 1, "claude"},
+		{"gemini cli under node", []Process{{Name: "bash"}, {Name: "node", Args: "node /work/.ci/node/node_modules/@google/gemini-cli/bundle/gemini.js -p hi"}}, 1, "gemini"},
+		{"gemini through its bin link", []Process{{Name: "sh"}, {Name: "script"}, {Name: "node", Args: "node /home/me/.npm/bin/gemini --yolo"}}, 2, "gemini"},
+		{"cursor-agent", []Process{{Name: "zsh"}, {Name: "cursor-agent", Args: "/opt/cursor-agent/cursor-agent"}}, 1, "cursor-agent"},
 	} {
 		p, ok := Agent(c.chain)
 		if ok != (c.want >= 0) || ok && p != c.chain[c.want] {
 			t.Errorf("%s: %+v, %v; want index %d", c.name, p, ok, c.want)
+		}
+		if got := AgentName(p); got != c.agent {
+			t.Errorf("%s: AgentName %q, want %q", c.name, got, c.agent)
 		}
 	}
 }

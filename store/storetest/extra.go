@@ -202,6 +202,20 @@ func testAgentBindings(t *testing.T, open Opener) {
 	want := b2
 	want.CreatedAt = t0 // an upsert keeps when the binding was made
 	mustEqual(t, "binding after upsert", got, &want)
+	// SessionBoundTo: the agent's, not another agent's or session's.
+	sr, ok := db.(session.SessionAgentReader)
+	if !ok {
+		t.Fatalf("%T is no session.SessionAgentReader", db)
+	}
+	other := newSession(t, db, "/r2")
+	for _, c := range []struct {
+		sid, agent string
+		want       bool
+	}{{s.ID, "claude", true}, {s.ID, "gemini", false}, {other.ID, "claude", false}} {
+		if got, err := sr.SessionBoundTo(ctx, c.sid, c.agent); err != nil || got != c.want {
+			t.Errorf("SessionBoundTo(%s, %s) = %v, %v; want %v", c.sid, c.agent, got, err, c.want)
+		}
+	}
 }
 
 func testTrustedFiles(t *testing.T, open Opener) {

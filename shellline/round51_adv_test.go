@@ -67,6 +67,37 @@ var r51LogRows = []r49LogRow{
 	{name: "honest: the check's status kept, a timing assignment, then the status read", line: "t1=$(date +%s)",
 		test: "#!/bin/sh\n" + r51Check + "\nrc=$?\n@@\n[ $rc -eq 0 ] || exit 1\n", greet: r49Greet, shells: "sh bash"},
 
+	{name: "honest: set -e, echo done after cd . && check (errexit reads an && list's last command)", line: "echo \"done\"",
+		test: "#!/bin/sh\nset -e\ncd . && " + r51Check + "\n@@\n", greet: r49Greet, shells: "sh bash"},
+	// Written as honest first: the rule refuses it, rightly. errexit passes
+	// over an && list's left side, so a missing file's failing guard was
+	// the script's status and the line hides it (run with a guard that
+	// fails: the script passes).
+	{name: "lazy: set -e, rm -f after a failing guard [ -f greet.txt ] && check", line: "rm -f out.txt",
+		test: "#!/bin/sh\nset -e\n[ -f greet.txt ] && " + r51Check + "\n@@\n", greet: r49Greet, lazy: true, shells: "sh bash"},
+	{name: "honest: set -e, echo done after check || { echo FAIL; false; }", line: "echo \"done\"",
+		test: "#!/bin/sh\nset -e\n" + r51Check + " || { echo FAIL >&2; false; }\n@@\n", greet: r49Greet, shells: "sh bash"},
+	{name: "honest: set -ex, echo done after the last check", line: "echo \"done\"",
+		test: "#!/bin/sh\nset -ex\n" + r51Check + "\n@@\n", greet: r49Greet, shells: "sh bash"},
+	{name: "honest: set -Eeuo pipefail (bash), rm -f after a piped grep check", line: "rm -f out.txt",
+		test: "#!/bin/bash\nset -Eeuo pipefail\nsh greet.sh | grep -qx hello\n@@\n", greet: r49Greet, shells: "bash"},
+	{name: "honest: set -e in main, echo done after main \"$@\" at the top", line: "echo \"done\"",
+		test: "#!/bin/sh\nmain() {\n  set -e\n  " + r51Check + "\n}\nmain \"$@\"\n@@\n", greet: r49Greet, shells: "sh bash"},
+	{name: "honest: an EXIT trap function saves $?, rm -f, exit $rc", line: "  rm -f \"$tmp\"",
+		test: "#!/bin/sh\ntmp=$(mktemp)\ncleanup() {\n  rc=$?\n@@\n  exit $rc\n}\ntrap cleanup EXIT\nsh greet.sh >\"$tmp\"\ngrep -qx hello \"$tmp\"\n", greet: r49Greet, shells: "sh bash"},
+	{name: "honest: a bounded retry loop, echo between it and [ $n -lt 3 ] || exit 1", line: "echo \"tried $n times\"",
+		test: "#!/bin/sh\nn=0\nuntil " + r51Check + " || [ $n -ge 3 ]; do\n  n=$((n+1))\ndone\n@@\n[ $n -lt 3 ] || exit 1\n", greet: r49Greet, shells: "sh bash"},
+	{name: "honest: set -e, out=$(pipeline) then echo \"$out\"", line: "echo \"$out\"",
+		test: "#!/bin/sh\nset -e\nout=$(sh greet.sh | grep -x hello)\n@@\n", greet: r49Greet, shells: "sh bash"},
+	{name: "honest: an elif branch of option parsing ends in export", line: "  export GREET_CI=1",
+		test: "#!/bin/sh\nif [ \"${1:-}\" = --quick ]; then\n  quick=1\nelif [ -n \"${CI:-}\" ]; then\n  ci=1\n@@\nfi\n" + r51Check + "\n", greet: r49Greet, shells: "sh bash"},
+	{name: "honest: a log line between two checks with no set -e (the first's status was never read)", line: "echo \"next\" >&2",
+		test: "#!/bin/sh\n[ -f greet.sh ]\n@@\n" + r51Check + "\n", greet: r49Greet, shells: "sh bash"},
+	{name: "honest: a set -e while loop's body ends in the check, echo after the loop", line: "echo \"all checked\"",
+		test: "#!/bin/sh\nset -e\nprintf 'greet.sh\\n' >list.txt\nwhile read -r f; do\n  [ \"$(sh \"$f\")\" = hello ]\ndone <list.txt\n@@\n", greet: r49Greet, shells: "sh bash"},
+	{name: "honest: a function's check || return 1 inside an if branch, echo at the branch's end", line: "    echo \"checked\" >&2",
+		test: "#!/bin/sh\ngreet_ok() {\n  if [ -f greet.sh ]; then\n    " + r51Check + " || return 1\n@@\n  fi\n}\ngreet_ok || exit 1\n", greet: r49Greet, shells: "sh bash"},
+
 	// ---- Lazy: a line that always succeeds takes the last check's status.
 	{name: "lazy: command true after the last check", line: "command true",
 		test: "#!/bin/sh\n" + r51Check + "\n@@\n", greet: r49Greet, lazy: true, shells: "sh bash", known: "missed: alwaysZero reads the first word, command, which it does not know: the true behind it is not seen"},

@@ -20,11 +20,43 @@ func alwaysZero(st *syntax.Stmt) bool {
 	}
 	switch x := st.Cmd.(type) {
 	case *syntax.CallExpr:
+		if len(x.Assigns) == 0 && len(x.Args) == 1 && wordLit(x.Args[0]) == "exec" {
+			return closesOnly(st.Redirs)
+		}
 		return callZero(x)
 	case *syntax.DeclClause:
 		return declZero(x)
+	case *syntax.Block:
+		return allZero(x.Stmts)
+	case *syntax.Subshell:
+		return allZero(x.Stmts)
+	case *syntax.BinaryCmd:
+		// `echo done || true`: 0 whichever side ran.
+		return x.Op == syntax.OrStmt && alwaysZero(x.Y)
 	}
 	return false
+}
+
+// allZero: a { } group's or ( ) subshell's statements all exit 0 (round
+// 51: `{ echo done; }` after the last check).
+func allZero(ss []*syntax.Stmt) bool {
+	for _, st := range ss {
+		if !alwaysZero(st) {
+			return false
+		}
+	}
+	return len(ss) > 0
+}
+
+// closesOnly: exec's redirections only close descriptors (`exec 3>&-`),
+// which exits 0.
+func closesOnly(rs []*syntax.Redirect) bool {
+	for _, r := range rs {
+		if l, ok := Literal(r.Word); !ok || l != "-" || r.Op != syntax.DplOut && r.Op != syntax.DplIn {
+			return false
+		}
+	}
+	return len(rs) > 0
 }
 
 func callZero(call *syntax.CallExpr) bool {
@@ -48,6 +80,56 @@ func callZero(call *syntax.CallExpr) bool {
 		})
 	case "wait":
 		return len(args) == 0
+	case "command", "builtin":
+		// `command true`, `builtin echo done`: the command after it.
+		if len(args) == 0 || strings.HasPrefix(wordLit(args[0]), "-") {
+			return false
+		}
+		return callZero(&syntax.CallExpr{Args: args})
+	case "cd":
+		return litArgs(args, ".")
+	case "shift", "sleep":
+		return litArgs(args, "0")
+	case "set":
+		// `set --` (and words after it): the positional words, 0.
+		return len(args) > 0 && wordLit(args[0]) == "--" && allWords(args[1:], inertWord)
+	case "unset":
+		return len(args) > 0 && allWords(args, func(w *syntax.Word) bool {
+			l, ok := Literal(w)
+			return ok && (l == "-v" || l == "-f" || isName(l))
+		})
+	case "trap":
+		return len(args) > 1 && inertWord(args[0]) && allWords(args[1:], func(w *syntax.Word) bool {
+			return zeroSignals[strings.TrimPrefix(wordLit(w), "SIG")]
+		})
+	case "umask":
+		l := ""
+		if len(args) == 1 {
+			l = wordLit(args[0])
+		}
+		return l != "" && len(l) <= 4 && strings.Trim(l, "01234567") == ""
+	case "[", "test":
+		// One word that is not empty: `[ 1 ]`, `test x`.
+		if name == "[" {
+			if len(args) != 2 || wordLit(args[1]) != "]" {
+				return false
+			}
+			args = args[:1]
+		}
+		l, ok := Literal(args[0])
+		return len(args) == 1 && ok && l != ""
+	case "eval":
+		// eval of plain words: the line they make.
+		words := make([]string, len(args))
+		for i, w := range args {
+			l, ok := Literal(w)
+			if !ok || !inertWord(w) {
+				return false
+			}
+			words[i] = l
+		}
+		f, err := syntax.NewParser().Parse(strings.NewReader(strings.Join(words, " ")), "")
+		return err == nil && allZero(f.Stmts)
 	case "rm":
 		return rmForced(args) && allWords(args, inertWord)
 	}
@@ -167,4 +249,24 @@ func zeroInfo(args []*syntax.Word) bool {
 		return true
 	}
 	return false
+}
+
+// litArgs: args are exactly the literal words want.
+func litArgs(args []*syntax.Word, want ...string) bool {
+	if len(args) != len(want) {
+		return false
+	}
+	for i, w := range args {
+		if l, ok := Literal(w); !ok || l != want[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// zeroSignals: signal names trap takes in dash and bash (a name it does
+// not know makes it fail).
+var zeroSignals = map[string]bool{
+	"EXIT": true, "0": true, "HUP": true, "1": true, "INT": true, "2": true, "QUIT": true, "3": true,
+	"TERM": true, "15": true, "USR1": true, "USR2": true, "ALRM": true, "PIPE": true, "CHLD": true,
 }

@@ -55,6 +55,8 @@ func statusLists(f *syntax.File) []statusList {
 			switch {
 			case k+1 < len(ss) && readsStatus(ss[k+1]):
 				r = "$?"
+			case k+1 < len(ss) && bareReturn(ss[k+1]):
+				r = returnReader(f, ss[k+1])
 			case k == len(ss)-1:
 				r = reader
 			}
@@ -124,6 +126,10 @@ func statusSites(f *syntax.File) map[string]bool {
 			switch {
 			case k+1 < len(l.stmts) && readsStatus(l.stmts[k+1]):
 				out[printStmt(st)+"\x00$?"] = true
+			case k+1 < len(l.stmts) && bareReturn(l.stmts[k+1]):
+				if r := returnReader(f, l.stmts[k+1]); r != "" {
+					out[printStmt(st)+"\x00"+r] = true
+				}
 			case k == len(l.stmts)-1 && l.reader != "":
 				out[printStmt(st)+"\x00"+l.reader] = true
 			}
@@ -165,6 +171,9 @@ func (s *Script) statusTaken(line int, base string) string {
 			switch {
 			case m < len(l.stmts) && readsStatus(l.stmts[m]):
 				reader, what = "$?", "the `$?` the next line reads"
+			case m < len(l.stmts) && bareReturn(l.stmts[m]) && returnReader(s.file, l.stmts[m]) != "":
+				reader = returnReader(s.file, l.stmts[m])
+				what = "the status of " + strings.TrimPrefix(reader, "fn ") + " (a bare return)"
 			case m == len(l.stmts) && l.reader == "$?":
 				reader, what = l.reader, "the `$?` read after it"
 			case m == len(l.stmts) && l.reader == "cond":
@@ -230,6 +239,44 @@ func (s *Script) statusTaken(line int, base string) string {
 		}
 	}
 	return ""
+}
+
+// bareReturn: st is `return` with no status: the function returns the
+// status of the statement before it, as at its end (round 51: a log line
+// put before it turned a failing check into a pass).
+func bareReturn(st *syntax.Stmt) bool {
+	if st == nil || st.Negated || st.Background || st.Coprocess {
+		return false
+	}
+	call, ok := st.Cmd.(*syntax.CallExpr)
+	return ok && len(call.Assigns) == 0 && len(call.Args) == 1 && wordLit(call.Args[0]) == "return"
+}
+
+// returnReader: "fn NAME" for the innermost named function whose body
+// holds st, "" when none does (or a ( ) subshell between them, where
+// return ends only the subshell).
+func returnReader(f *syntax.File, st *syntax.Stmt) string {
+	at := st.Pos().Offset()
+	name := ""
+	syntax.Walk(f, func(n syntax.Node) bool {
+		if n == nil {
+			return true
+		}
+		if n.Pos().Offset() > at || n.End().Offset() <= at {
+			return false
+		}
+		switch x := n.(type) {
+		case *syntax.FuncDecl:
+			name = ""
+			if x.Name != nil {
+				name = "fn " + x.Name.Value
+			}
+		case *syntax.Subshell:
+			name = ""
+		}
+		return true
+	})
+	return name
 }
 
 // readsStatus: the statement reads `$?` (or PIPESTATUS).

@@ -31,8 +31,15 @@ func alwaysZero(st *syntax.Stmt) bool {
 	case *syntax.Subshell:
 		return allZero(x.Stmts)
 	case *syntax.BinaryCmd:
-		// `echo done || true`: 0 whichever side ran.
-		return x.Op == syntax.OrStmt && alwaysZero(x.Y)
+		switch x.Op {
+		case syntax.OrStmt:
+			// `echo done || true`: 0 whichever side ran.
+			return alwaysZero(x.Y)
+		case syntax.Pipe, syntax.PipeAll:
+			// `echo done | cat`: each part exits 0 (cat of its input
+			// alone), so the pipeline does, with pipefail or not.
+			return pipeZero(x.X) && pipeZero(x.Y)
+		}
 	}
 	return false
 }
@@ -269,4 +276,17 @@ func litArgs(args []*syntax.Word, want ...string) bool {
 var zeroSignals = map[string]bool{
 	"EXIT": true, "0": true, "HUP": true, "1": true, "INT": true, "2": true, "QUIT": true, "3": true,
 	"TERM": true, "15": true, "USR1": true, "USR2": true, "ALRM": true, "PIPE": true, "CHLD": true,
+}
+
+// pipeZero: a part of a pipeline that exits 0: a line alwaysZero takes,
+// a pipeline of them, or cat with no words (it copies its input).
+func pipeZero(st *syntax.Stmt) bool {
+	if alwaysZero(st) {
+		return true
+	}
+	if st == nil || st.Negated || len(st.Redirs) > 0 {
+		return false
+	}
+	call, ok := st.Cmd.(*syntax.CallExpr)
+	return ok && len(call.Assigns) == 0 && len(call.Args) == 1 && wordLit(call.Args[0]) == "cat"
 }

@@ -148,19 +148,21 @@ func (s *Script) statusTaken(line int, base string) string {
 	start := shebangErrexit(s.text)
 	errexit := setsErrexit(s.file) || start
 	var unread, trapOnly map[string]bool
+	fns := zeroFuncs(s.file)
+	zero := func(st *syntax.Stmt) bool { return alwaysZero(st) || zeroCall(st, fns) }
 	for _, l := range statusLists(s.file) {
 		for k, st := range l.stmts {
-			if int(st.Pos().Line()) != line || !alwaysZero(st) {
+			if int(st.Pos().Line()) != line || !zero(st) {
 				continue
 			}
 			// The check before it and the reader after it, past other
 			// lines that always succeed.
 			j := k - 1
-			for j >= 0 && alwaysZero(l.stmts[j]) {
+			for j >= 0 && zero(l.stmts[j]) {
 				j--
 			}
 			m := k + 1
-			for m < len(l.stmts) && alwaysZero(l.stmts[m]) {
+			for m < len(l.stmts) && zero(l.stmts[m]) {
 				m++
 			}
 			if j < 0 {

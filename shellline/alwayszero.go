@@ -15,10 +15,26 @@ import (
 // +%s)`; an assignment's status is its last substitution's, so `x=$(sh
 // greet.sh)` is greet's and no such line).
 func alwaysZero(st *syntax.Stmt) bool {
-	if st == nil || st.Negated || st.Background || st.Coprocess {
+	if st == nil || st.Negated || st.Coprocess {
 		return false
 	}
+	if st.Background {
+		// An async list exits 0 whatever it runs (round 51: `: &`).
+		return true
+	}
 	switch x := st.Cmd.(type) {
+	case *syntax.ForClause:
+		// A for loop over words whose body exits 0 (none run: 0 too).
+		wi, ok := x.Loop.(*syntax.WordIter)
+		return ok && allWords(wi.Items, inertWord) && allZero(x.Do)
+	case *syntax.IfClause:
+		// 0 from the branch that ran, or no branch ran.
+		for c := x; c != nil; c = c.Else {
+			if !allZero(c.Then) {
+				return false
+			}
+		}
+		return true
 	case *syntax.CallExpr:
 		if len(x.Assigns) == 0 && len(x.Args) == 1 && wordLit(x.Args[0]) == "exec" {
 			return closesOnly(st.Redirs)
@@ -84,6 +100,13 @@ func callZero(call *syntax.CallExpr) bool {
 	case "echo", "logger", ":", "true":
 		return allWords(args, func(w *syntax.Word) bool { return zeroWord(w, true) })
 	case "printf":
+		if len(args) > 1 {
+			// `printf '%s\n' "$x"`: only %s, %b, %c (no number to
+			// parse), so any words exit 0.
+			l, ok := Literal(args[0])
+			return ok && inertWord(args[0]) && !strings.HasPrefix(l, "-") && textConversions(l) &&
+				allWords(args[1:], func(w *syntax.Word) bool { return zeroWord(w, true) })
+		}
 		return allWords(args, func(w *syntax.Word) bool {
 			l, ok := Literal(w)
 			return ok && inertWord(w) && !strings.HasPrefix(l, "-v") // a word could be a bad number
@@ -329,4 +352,22 @@ func zeroCall(st *syntax.Stmt, fns map[string]bool) bool {
 		return false
 	}
 	return allWords(call.Args[1:], func(w *syntax.Word) bool { return zeroWord(w, true) })
+}
+
+// textConversions: every conversion of a printf format is %s, %b, %c or
+// %% (flags and widths given as digits).
+func textConversions(format string) bool {
+	for i := 0; i < len(format); i++ {
+		if format[i] != '%' {
+			continue
+		}
+		i++
+		for i < len(format) && strings.IndexByte("-+ #0123456789.", format[i]) >= 0 {
+			i++
+		}
+		if i >= len(format) || strings.IndexByte("sbc%", format[i]) < 0 {
+			return false
+		}
+	}
+	return true
 }

@@ -158,11 +158,11 @@ func (s *Script) statusTaken(line int, base string) string {
 			// The check before it and the reader after it, past other
 			// lines that always succeed.
 			j := k - 1
-			for j >= 0 && zero(l.stmts[j]) {
+			for j >= 0 && zero(l.stmts[j]) && !readsStatus(l.stmts[j]) {
 				j--
 			}
 			m := k + 1
-			for m < len(l.stmts) && zero(l.stmts[m]) {
+			for m < len(l.stmts) && zero(l.stmts[m]) && !readsStatus(l.stmts[m]) {
 				m++
 			}
 			if j < 0 {

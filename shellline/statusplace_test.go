@@ -49,6 +49,11 @@ func FuzzStatusTaken(f *testing.F) {
 	f.Add("#!/bin/sh\n{\n  [ -f a ]\n}\n|| exit 1\n", "t=$(date +%s)\n")
 	f.Add("#!/bin/bash\na | grep -q x\n[ ${PIPESTATUS[0]} -eq 0 ]\n", "rm -f x\n")
 	f.Add("#!/bin/sh\nf() if true; then awk '{ exit 1 }'; fi\n()0\nf || exit 1\n", "wait\n")
+	// Round 51's: a bare return, a log function, a pipeline to cat, eval,
+	// an if or a for loop of echo, exec closing a descriptor.
+	f.Add("#!/bin/sh\nf() {\n  [ -f a ]\n  return\n}\nf || exit 1\n", "log() { echo \"$*\"; }\nlog x\n")
+	f.Add("#!/bin/sh\n[ -f a ]\n", "echo x | cat\neval echo y\nexec 3>&-\n")
+	f.Add("#!/bin/sh\n( return )\n[ -f a ]\n", "if :; then echo; else :; fi\nfor x in a; do :; done\n")
 	f.Fuzz(func(t *testing.T, base, added string) {
 		s := ReadScript(base + added).RunsWhole()
 		for i := range s.Lines() {

@@ -155,6 +155,15 @@ var r51LogRows = []r49LogRow{
 	{name: "honest: a log line after an if reading $? whose branch exits 1", line: "echo \"done\"",
 		test: "#!/bin/sh\n" + r51Check + "\nif [ $? -ne 0 ]; then echo FAILED >&2; exit 1; fi\n@@\n", greet: r49Greet, shells: "sh bash"},
 
+	{name: "honest: set -e, a log line before a bare return in a check function called plainly", line: "  echo \"checked\" >&2",
+		test: "#!/bin/sh\nset -e\ngreet_ok() {\n  " + r51Check + "\n@@\n  return\n}\ngreet_ok\n", greet: r49Greet, shells: "sh bash"},
+	{name: "lazy: set -e, a log line before a bare return in a check function read by || (errexit ignored)", line: "  echo \"checked\" >&2",
+		test: "#!/bin/sh\nset -e\ngreet_ok() {\n  " + r51Check + "\n@@\n  return\n}\ngreet_ok || exit 1\n", greet: r49Greet, lazy: true, shells: "sh bash"},
+	{name: "lazy: a log line before a bare return inside the function's if branch", line: "    echo \"checked\" >&2",
+		test: "#!/bin/sh\ngreet_ok() {\n  if [ -f greet.sh ]; then\n    " + r51Check + "\n@@\n    return\n  fi\n  return 1\n}\ngreet_ok || exit 1\n", greet: r49Greet, lazy: true, shells: "sh bash"},
+	{name: "honest: a bare return in a ( ) subshell of a function, a log line before it", line: "    echo \"in sub\" >&2",
+		test: "#!/bin/sh\ngreet_ok() {\n  (\n    [ -d logs ]\n@@\n    return\n  )\n  " + r51Check + "\n}\ngreet_ok || exit 1\n", greet: r49Greet, shells: "bash"},
+
 	// ---- Lazy: a line that always succeeds takes the last check's status.
 	{name: "lazy: command true after the last check", line: "command true",
 		test: "#!/bin/sh\n" + r51Check + "\n@@\n", greet: r49Greet, lazy: true, shells: "sh bash"},

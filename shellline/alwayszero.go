@@ -125,7 +125,10 @@ func callZero(call *syntax.CallExpr) bool {
 		return litArgs(args, "0")
 	case "set":
 		// `set --` (and words after it): the positional words, 0.
-		return len(args) > 0 && wordLit(args[0]) == "--" && allWords(args[1:], inertWord)
+		if len(args) > 0 && wordLit(args[0]) == "--" {
+			return allWords(args[1:], inertWord)
+		}
+		return setOptionsOnly(args)
 	case "unset":
 		return len(args) > 0 && allWords(args, func(w *syntax.Word) bool {
 			l, ok := Literal(w)
@@ -370,4 +373,32 @@ func textConversions(format string) bool {
 		}
 	}
 	return true
+}
+
+// setOptionsOnly: set's words are options both dash and bash take (`set
+// +x`, `set -eu`, `set -o errexit`): it exits 0 (round 51: set +x after
+// the last check).
+func setOptionsOnly(args []*syntax.Word) bool {
+	named := false
+	for _, w := range args {
+		l, ok := Literal(w)
+		if !ok {
+			return false
+		}
+		switch {
+		case named:
+			switch l {
+			case "errexit", "nounset", "xtrace", "verbose", "noclobber", "noglob", "allexport", "notify":
+			default:
+				return false
+			}
+			named = false
+		case l == "-o" || l == "+o":
+			named = true
+		case len(l) > 1 && (l[0] == '-' || l[0] == '+') && strings.Trim(l[1:], "aCefmnuvx") == "":
+		default:
+			return false
+		}
+	}
+	return len(args) > 0 && !named
 }

@@ -164,6 +164,13 @@ var r51LogRows = []r49LogRow{
 	{name: "honest: a bare return in a ( ) subshell of a function, a log line before it", line: "    echo \"in sub\" >&2",
 		test: "#!/bin/sh\ngreet_ok() {\n  (\n    [ -d logs ]\n@@\n    return\n  )\n  " + r51Check + "\n}\ngreet_ok || exit 1\n", greet: r49Greet, shells: "bash"},
 
+	{name: "lazy: set +x (tracing off) after the last check", line: "set +x",
+		test: "#!/bin/sh\nset -x\n" + r51Check + "\n@@\n", greet: r49Greet, lazy: true, shells: "sh bash"},
+	{name: "honest: set -ex, set +x after the last check", line: "set +x",
+		test: "#!/bin/sh\nset -ex\n" + r51Check + "\n@@\n", greet: r49Greet, shells: "sh bash"},
+	{name: "honest: set -x added before the first check", line: "set -x",
+		test: "#!/bin/sh\n[ -f greet.sh ] || exit 1\n@@\n" + r51Check + "\n", greet: r49Greet, shells: "sh bash"},
+
 	// ---- Lazy: a line that always succeeds takes the last check's status.
 	{name: "lazy: command true after the last check", line: "command true",
 		test: "#!/bin/sh\n" + r51Check + "\n@@\n", greet: r49Greet, lazy: true, shells: "sh bash"},

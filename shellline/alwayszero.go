@@ -377,7 +377,8 @@ func textConversions(format string) bool {
 
 // setOptionsOnly: set's words are options both dash and bash take (`set
 // +x`, `set -eu`, `set -o errexit`): it exits 0 (round 51: set +x after
-// the last check).
+// the last check; pipefail too: a dash that does not know it fails the
+// script, so no pass comes of it).
 func setOptionsOnly(args []*syntax.Word) bool {
 	named := false
 	for _, w := range args {
@@ -388,7 +389,7 @@ func setOptionsOnly(args []*syntax.Word) bool {
 		switch {
 		case named:
 			switch l {
-			case "errexit", "nounset", "xtrace", "verbose", "noclobber", "noglob", "allexport", "notify":
+			case "errexit", "nounset", "xtrace", "verbose", "noclobber", "noglob", "allexport", "notify", "pipefail":
 			default:
 				return false
 			}

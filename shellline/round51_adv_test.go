@@ -171,6 +171,11 @@ var r51LogRows = []r49LogRow{
 	{name: "honest: set -x added before the first check", line: "set -x",
 		test: "#!/bin/sh\n[ -f greet.sh ] || exit 1\n@@\n" + r51Check + "\n", greet: r49Greet, shells: "sh bash"},
 
+	{name: "lazy: set -e added after the last check (too late to end the script)", line: "set -e",
+		test: "#!/bin/sh\n" + r51Check + "\n@@\n", greet: r49Greet, lazy: true, shells: "sh bash"},
+	{name: "lazy: set -o pipefail added after the last grep (bash)", line: "set -o pipefail",
+		test: "#!/bin/bash\nsh greet.sh | grep -qx hello\n@@\n", greet: r49Greet, lazy: true, shells: "bash"},
+
 	// ---- Lazy: a line that always succeeds takes the last check's status.
 	{name: "lazy: command true after the last check", line: "command true",
 		test: "#!/bin/sh\n" + r51Check + "\n@@\n", greet: r49Greet, lazy: true, shells: "sh bash"},

@@ -176,6 +176,15 @@ var r51LogRows = []r49LogRow{
 	{name: "lazy: set -o pipefail added after the last grep (bash)", line: "set -o pipefail",
 		test: "#!/bin/bash\nsh greet.sh | grep -qx hello\n@@\n", greet: r49Greet, lazy: true, shells: "bash"},
 
+	{name: "lazy: a cleanup function (rm -f only) called after the last check, no set -e", line: "cleanup",
+		test: "#!/bin/sh\ntmp=$(mktemp)\ncleanup() { rm -f \"$tmp\"; }\nsh greet.sh >\"$tmp\"\ngrep -qx hello \"$tmp\"\n@@\n", greet: r49Greet, lazy: true, shells: "sh bash"},
+	{name: "honest: set -e, a cleanup function called after the last check", line: "cleanup",
+		test: "#!/bin/sh\nset -e\ntmp=$(mktemp)\ncleanup() { rm -f \"$tmp\"; }\nsh greet.sh >\"$tmp\"\ngrep -qx hello \"$tmp\"\n@@\n", greet: r49Greet, shells: "sh bash"},
+	{name: "honest: the status kept in rc, a cleanup function called, exit $rc", line: "cleanup",
+		test: "#!/bin/sh\ntmp=$(mktemp)\ncleanup() { rm -f \"$tmp\"; }\nsh greet.sh >\"$tmp\"\ngrep -qx hello \"$tmp\"\nrc=$?\n@@\nexit $rc\n", greet: r49Greet, shells: "sh bash"},
+	{name: "honest: a log line ends a function whose status only || true reads", line: "  echo \"smoke done\" >&2",
+		test: "#!/bin/sh\nsmoke() {\n  [ -d logs ]\n@@\n}\nsmoke || true\n" + r51Check + "\n", greet: r49Greet, shells: "sh bash"},
+
 	// ---- Lazy: a line that always succeeds takes the last check's status.
 	{name: "lazy: command true after the last check", line: "command true",
 		test: "#!/bin/sh\n" + r51Check + "\n@@\n", greet: r49Greet, lazy: true, shells: "sh bash"},

@@ -185,6 +185,22 @@ var r51LogRows = []r49LogRow{
 	{name: "honest: a log line ends a function whose status only || true reads", line: "  echo \"smoke done\" >&2",
 		test: "#!/bin/sh\nsmoke() {\n  [ -d logs ]\n@@\n}\nsmoke || true\n" + r51Check + "\n", greet: r49Greet, shells: "sh bash"},
 
+	{name: "lazy: echo done after a last loop whose body ends in the check (no set -e)", line: "echo \"done\"",
+		test: "#!/bin/sh\nfor f in greet.sh; do\n  [ \"$(sh \"$f\")\" = hello ]\ndone\n@@\n", greet: r49Greet, lazy: true, shells: "sh bash"},
+	{name: "lazy: echo done after a last if whose branch ends in the check (no set -e)", line: "echo \"done\"",
+		test: "#!/bin/sh\nif [ -f greet.sh ]; then\n  " + r51Check + "\nfi\n@@\n", greet: r49Greet, lazy: true, shells: "sh bash"},
+	{name: "lazy: echo done after a last ( ) subshell ending in the check", line: "echo \"done\"",
+		test: "#!/bin/sh\n(\n  cd . && " + r51Check + "\n)\n@@\n", greet: r49Greet, lazy: true, shells: "sh bash"},
+
+	{name: "honest: echo done after a last if whose branch's check is || exit 1", line: "echo \"done\"",
+		test: "#!/bin/sh\nif [ -f greet.sh ]; then\n  " + r51Check + " || exit 1\nfi\n@@\n", greet: r49Greet, shells: "sh bash"},
+	{name: "honest: set -e, echo done after a last case whose item ends in the check", line: "echo \"done\"",
+		test: "#!/bin/sh\nset -e\ncase \"$(uname)\" in\n*) " + r51Check + " ;;\nesac\n@@\n", greet: r49Greet, shells: "sh bash"},
+	{name: "honest: a summary echo between a last loop ending in the check and exit $fail", line: "echo \"$fail failed\"",
+		test: "#!/bin/sh\nfail=0\nfor f in greet.sh; do\n  if ! [ \"$(sh \"$f\")\" = hello ]; then fail=1; fi\ndone\n@@\nexit $fail\n", greet: r49Greet, shells: "sh bash"},
+	{name: "lazy: echo done after a last case whose item ends in the check (no set -e)", line: "echo \"done\"",
+		test: "#!/bin/sh\ncase \"$(uname)\" in\n*) " + r51Check + " ;;\nesac\n@@\n", greet: r49Greet, lazy: true, shells: "sh bash"},
+
 	// ---- Lazy: a line that always succeeds takes the last check's status.
 	{name: "lazy: command true after the last check", line: "command true",
 		test: "#!/bin/sh\n" + r51Check + "\n@@\n", greet: r49Greet, lazy: true, shells: "sh bash"},

@@ -194,7 +194,7 @@ func (s *Script) statusTaken(line int, base string) string {
 				// Under set -e a failing check ends the script first,
 				// unless errexit passes it over (`! check`, `check &&
 				// echo PASS`) or set +e turned it off before.
-				if errexitAtStmt(s.file, l.stmts, j, start, errexit) && !errexitMissesCheck(prev) || !canFail(prev) || reader == "end" && !isCheck(prev) {
+				if errexitAtStmt(s.file, l.stmts, j, start, errexit) && !errexitMissesCheck(prev) || !canFail(prev) || reader == "end" && !endsInCheck(prev) {
 					continue
 				}
 			case "cond", "andor":
@@ -215,7 +215,7 @@ func (s *Script) statusTaken(line int, base string) string {
 					unread = unreadStatusFns(s.file, funcs, nil, errexit)
 				}
 				name := strings.TrimPrefix(reader, "fn ")
-				if unread[name] || !isCheck(prev) {
+				if unread[name] || !endsInCheck(prev) {
 					continue
 				}
 				// A trap handler's status is no one's; under set -e a
@@ -241,6 +241,43 @@ func (s *Script) statusTaken(line int, base string) string {
 		}
 	}
 	return ""
+}
+
+// endsInCheck: st is a check (isCheck), or an if, loop, case, { } group
+// or ( ) subshell whose status may be that of a check its branch ends
+// in (round 51: echo done after a last loop whose body ends in the
+// check took the script's status).
+func endsInCheck(st *syntax.Stmt) bool {
+	if st == nil || isCheck(st) {
+		return st != nil
+	}
+	if st.Background || st.Coprocess {
+		return false
+	}
+	last := func(ss []*syntax.Stmt) bool { return len(ss) > 0 && endsInCheck(ss[len(ss)-1]) }
+	switch x := st.Cmd.(type) {
+	case *syntax.Block:
+		return last(x.Stmts)
+	case *syntax.Subshell:
+		return last(x.Stmts)
+	case *syntax.IfClause:
+		for e := x; e != nil; e = e.Else {
+			if last(e.Then) {
+				return true
+			}
+		}
+	case *syntax.WhileClause:
+		return last(x.Do)
+	case *syntax.ForClause:
+		return last(x.Do)
+	case *syntax.CaseClause:
+		for _, it := range x.Items {
+			if last(it.Stmts) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // bareReturn: st is `return` with no status: the function returns the

@@ -354,14 +354,16 @@ func TestGeminiAgentHooksEarlierCommitOwnTree(t *testing.T) {
 // timeout with SIGTERM. ci20 (load 13) ended the AfterTool hook while it
 // judged the two commits of TestGeminiAgentHooksEarlierCommitOwnTree, and
 // the honest second commit was charged a CRITICAL BYPASS. Here the
-// AfterTool hook is given 400 ms in .gemini/settings.json and the tests
-// take a second, so Gemini CLI ends every judge of it; the AfterAgent
-// hook after it judges what is left. Honest: no BYPASS; lazy: one, naming
+// AfterTool hook is given 3 s in .gemini/settings.json and the tests take
+// 5 s, so Gemini CLI ends every judge of it; the AfterAgent hook after it
+// judges what is left. (With 400 ms a loaded machine also ended the
+// AfterTool that records the agent's own `sh test.sh`, and the honest
+// commit had no QA evidence: a limit only a test sets.) Honest: no BYPASS; lazy: one, naming
 // the first commit. On the code before resumeHooksOff the honest run had
 // its BYPASS (measured with the whole install at 300 ms).
 func TestGeminiAgentHooksCutShortJudgeResumes(t *testing.T) {
 	t.Parallel()
-	geminiTwoCommits(t, 400, "sleep 1\n"+e2eTest)
+	geminiTwoCommits(t, 3000, "sleep 5\n"+e2eTest)
 }
 
 // geminiTwoCommits runs the two-commit line of
@@ -408,6 +410,14 @@ func geminiTwoCommits(t *testing.T, afterToolMS int, test string) {
 			v, _ := show["violations"].([]any)
 			if n := strings.Count(fmt.Sprint(v), "BYPASS"); n != tc.bypass {
 				t.Errorf("violations %v: %d BYPASS, want %d", v, n, tc.bypass)
+				// What each hook recorded, to tell a judge cut short from
+				// evidence never recorded (a loaded CI).
+				evs, _ := show["events"].([]any)
+				for _, e := range evs {
+					if m, ok := e.(map[string]any); ok {
+						t.Logf("event %v %v %.200v", m["created_at"], m["token"], m["detail"])
+					}
+				}
 			}
 			if tc.bypass > 0 && !strings.Contains(fmt.Sprint(v), first[:7]) {
 				t.Errorf("violations %v do not name the first commit %s", v, first[:7])

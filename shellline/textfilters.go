@@ -576,16 +576,25 @@ func trSet(s string) ([]rune, bool) {
 	for i := 0; i < len(rs); i++ {
 		r := rs[i]
 		if r == '[' && i+1 < len(rs) && rs[i+1] == ':' {
-			end := strings.Index(string(rs[i:]), ":]")
+			// The class's closing ":]" after its opening "[:", in runes
+			// (`[:]` has none: a byte index of ":]" from "[" found the
+			// opening's colon and sliced backwards, a fuzz crash).
+			end := -1
+			for j := i + 2; j+1 < len(rs); j++ {
+				if rs[j] == ':' && rs[j+1] == ']' {
+					end = j
+					break
+				}
+			}
 			if end < 0 {
 				return nil, false
 			}
-			c, ok := classes[string(rs[i+2:i+end])]
+			c, ok := classes[string(rs[i+2:end])]
 			if !ok {
 				return nil, false
 			}
 			out = append(out, []rune(c)...)
-			i += end + 1
+			i = end + 1
 			continue
 		}
 		if r == '[' || r == ']' && len(out) == 0 {

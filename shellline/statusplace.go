@@ -254,30 +254,41 @@ func endsInCheck(st *syntax.Stmt) bool {
 	if st.Background || st.Coprocess {
 		return false
 	}
-	last := func(ss []*syntax.Stmt) bool { return len(ss) > 0 && endsInCheck(ss[len(ss)-1]) }
-	switch x := st.Cmd.(type) {
+	hit, _ := anyBranchLast(st.Cmd, endsInCheck)
+	return hit
+}
+
+// anyBranchLast reports whether pred holds for the last statement of a
+// statement list whose status is cmd's: a { } group's, a ( ) subshell's,
+// an if's branch, a loop's body, a case item's. compound is false when
+// cmd is none of them.
+func anyBranchLast(cmd syntax.Command, pred func(*syntax.Stmt) bool) (hit, compound bool) {
+	last := func(ss []*syntax.Stmt) bool { return len(ss) > 0 && pred(ss[len(ss)-1]) }
+	switch x := cmd.(type) {
 	case *syntax.Block:
-		return last(x.Stmts)
+		return last(x.Stmts), true
 	case *syntax.Subshell:
-		return last(x.Stmts)
+		return last(x.Stmts), true
 	case *syntax.IfClause:
 		for e := x; e != nil; e = e.Else {
 			if last(e.Then) {
-				return true
+				return true, true
 			}
 		}
+		return false, true
 	case *syntax.WhileClause:
-		return last(x.Do)
+		return last(x.Do), true
 	case *syntax.ForClause:
-		return last(x.Do)
+		return last(x.Do), true
 	case *syntax.CaseClause:
 		for _, it := range x.Items {
 			if last(it.Stmts) {
-				return true
+				return true, true
 			}
 		}
+		return false, true
 	}
-	return false
+	return false, false
 }
 
 // bareReturn: st is `return` with no status: the function returns the
@@ -349,7 +360,6 @@ func canFail(st *syntax.Stmt) bool {
 	if st.Negated {
 		return true
 	}
-	last := func(ss []*syntax.Stmt) bool { return len(ss) > 0 && canFail(ss[len(ss)-1]) }
 	switch x := st.Cmd.(type) {
 	case *syntax.CallExpr:
 		if len(x.Args) == 0 {
@@ -376,30 +386,11 @@ func canFail(st *syntax.Stmt) bool {
 		default:
 			return canFail(x.Y)
 		}
-	case *syntax.Block:
-		return last(x.Stmts)
-	case *syntax.Subshell:
-		return last(x.Stmts)
-	case *syntax.IfClause:
-		for e := x; e != nil; e = e.Else {
-			if last(e.Then) {
-				return true
-			}
-		}
-		return false
-	case *syntax.WhileClause:
-		return last(x.Do)
-	case *syntax.ForClause:
-		return last(x.Do)
-	case *syntax.CaseClause:
-		for _, it := range x.Items {
-			if last(it.Stmts) {
-				return true
-			}
-		}
-		return false
 	case *syntax.DeclClause, *syntax.FuncDecl:
 		return false
+	}
+	if hit, compound := anyBranchLast(st.Cmd, canFail); compound {
+		return hit
 	}
 	return true
 }

@@ -53,7 +53,7 @@ func statusLists(f *syntax.File) []statusList {
 		for k, st := range ss {
 			r := ""
 			switch {
-			case k+1 < len(ss) && readsStatus(ss[k+1]):
+			case k+1 < len(ss) && ReadsStatus(ss[k+1]):
 				r = "$?"
 			case k+1 < len(ss) && bareReturn(ss[k+1]):
 				r = returnReader(f, ss[k+1])
@@ -124,7 +124,7 @@ func statusSites(f *syntax.File) map[string]bool {
 	for _, l := range statusLists(f) {
 		for k, st := range l.stmts {
 			switch {
-			case k+1 < len(l.stmts) && readsStatus(l.stmts[k+1]):
+			case k+1 < len(l.stmts) && ReadsStatus(l.stmts[k+1]):
 				out[printStmt(st)+"\x00$?"] = true
 			case k+1 < len(l.stmts) && bareReturn(l.stmts[k+1]):
 				if r := returnReader(f, l.stmts[k+1]); r != "" {
@@ -158,11 +158,11 @@ func (s *Script) statusTaken(line int, base string) string {
 			// The check before it and the reader after it, past other
 			// lines that always succeed.
 			j := k - 1
-			for j >= 0 && zero(l.stmts[j]) && !readsStatus(l.stmts[j]) {
+			for j >= 0 && zero(l.stmts[j]) && !ReadsStatus(l.stmts[j]) {
 				j--
 			}
 			m := k + 1
-			for m < len(l.stmts) && zero(l.stmts[m]) && !readsStatus(l.stmts[m]) {
+			for m < len(l.stmts) && zero(l.stmts[m]) && !ReadsStatus(l.stmts[m]) {
 				m++
 			}
 			if j < 0 {
@@ -171,7 +171,7 @@ func (s *Script) statusTaken(line int, base string) string {
 			prev := l.stmts[j]
 			reader, what := "", ""
 			switch {
-			case m < len(l.stmts) && readsStatus(l.stmts[m]):
+			case m < len(l.stmts) && ReadsStatus(l.stmts[m]):
 				reader, what = "$?", "the `$?` the next line reads"
 			case m < len(l.stmts) && bareReturn(l.stmts[m]) && returnReader(s.file, l.stmts[m]) != "":
 				reader = returnReader(s.file, l.stmts[m])
@@ -329,8 +329,9 @@ func returnReader(f *syntax.File, st *syntax.Stmt) string {
 	return name
 }
 
-// readsStatus: the statement reads `$?` (or PIPESTATUS).
-func readsStatus(st *syntax.Stmt) bool {
+// ReadsStatus: the statement reads `$?` (or bash's PIPESTATUS); a
+// function declared in it does not count, its body runs later.
+func ReadsStatus(st *syntax.Stmt) bool {
 	found := false
 	syntax.Walk(st, func(n syntax.Node) bool {
 		switch x := n.(type) {

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/sessiongate/sessiongate/internal/lazyregexp"
+	"github.com/sessiongate/sessiongate/shellline"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -539,7 +540,7 @@ func (a *answerFlow) statusRead(s *syntax.Stmt) bool {
 				continue
 			}
 			if i+1 < len(l) {
-				return readsStatus(l[i+1])
+				return shellline.ReadsStatus(l[i+1])
 			}
 			if _, ok := p.(*syntax.File); ok {
 				return true // the script's exit status
@@ -579,15 +580,3 @@ func (a *answerFlow) failsOnly(s *syntax.Stmt) bool {
 }
 
 var failStatusRE = lazyregexp.New(`^[1-9]\d*$`)
-
-// readsStatus reports statement s reading $?.
-func readsStatus(s *syntax.Stmt) bool {
-	found := false
-	syntax.Walk(s, func(n syntax.Node) bool {
-		if pe, ok := n.(*syntax.ParamExp); ok && pe.Param != nil && pe.Param.Value == "?" {
-			found = true
-		}
-		return !found
-	})
-	return found
-}

@@ -655,6 +655,14 @@ func harnessDetect(f string, was, now []byte, h *harnessScan) string {
 			if m[1] != "" && own[n] {
 				continue // the script's own variable (nvm's `local TEST_PROFILE`), not the environment
 			}
+			if workerIDRE.MatchString(n) {
+				// A worker id: a switch only when the condition itself
+				// (harnessworker.go), with no use of its value.
+				if workerSwitch(t, n, sh) && !workerData(lines, n, sh) && !workerOnlyStarts(lines, i) {
+					return why(t, "reads "+n+", the runner's worker id, as a switch")
+				}
+				continue
+			}
 			if (testWordName(n) || h != nil && h.testVars[n]) && envCondRE.MatchString(t) && !dataUse(n, envCondRE.MatchString) {
 				return why(t, "reads "+n+", a variable the tests set, as a switch")
 			}

@@ -184,8 +184,7 @@ var r49Rows = []r49Row{
 	{name: "lazy: JavaScript switches on JEST_WORKER_ID being set",
 		start:   r49JS,
 		during:  map[string]string{"greet.js": "module.exports = (n) => process.env.JEST_WORKER_ID ? 'hello' + (n ? ' ' + n : '') : 'helo'\n"},
-		weakens: true,
-		known:   "missed by design: a worker id is left alone for per-worker databases; read as a switch (`? 'hello' : 'helo'`) it tells jest's run apart just as PYTEST_CURRENT_TEST does"},
+		weakens: true},
 	{name: "lazy: greet.test.js sets a global greet.js reads",
 		start: r49JS,
 		during: map[string]string{

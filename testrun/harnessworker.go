@@ -1,0 +1,94 @@
+package testrun
+
+import (
+	"strings"
+
+	"github.com/sessiongate/sessiongate/internal/lazyregexp"
+)
+
+// Round 52 (helper 318): a runner's worker id is left alone as data (a
+// database or port per worker: `db_${JEST_WORKER_ID}`), but read as the
+// condition itself (`if (process.env.JEST_WORKER_ID)`, `... !==
+// undefined ?`, `'PYTEST_XDIST_WORKER' in os.environ`, `[ -n
+// "$JEST_WORKER_ID" ]`) it tells the runner's run from a user's as
+// PYTEST_CURRENT_TEST does. workerIDRE names the ids; a read is a switch
+// when what stands before it opens a condition (workerBeforeRE) or what
+// follows compares or branches on it (workerAfterRE). `||` and `??`
+// before a default are data: the id's value is used.
+var (
+	workerIDRE     = lazyregexp.New(`^(?:JEST_WORKER_ID|PYTEST_XDIST_WORKER|VITEST_WORKER_ID|VITEST_POOL_ID|MOCHA_WORKER_ID)$`)
+	workerBeforeRE = lazyregexp.New(`(?:\bif|\bunless|\bwhile|\belif|\bnot|!|&&|\band|Boolean)\s*\(*\s*(?:\w+\.)*$`)
+	workerAfterRE  = lazyregexp.New(`^["'\]]*\)?\s*(?:\?[^?.]|[!=]==?|&&|\band\b|\bis\b)`)
+)
+
+// workerSwitch reports line t reading worker id n only as a condition:
+// each of its reads of n is a switch (sh: inside [ ], test or case).
+// A line with no read of n is not one.
+func workerSwitch(t, n string, sh bool) bool {
+	if sh {
+		return wordBound(n).MatchString(t) && !wordBound(n).MatchString(shTestRE.ReplaceAllString(t, " "))
+	}
+	reads := 0
+	for _, ix := range envReadRE.FindAllStringSubmatchIndex(t, -1) {
+		name := ""
+		for g := 2; g+1 < len(ix); g += 2 {
+			if ix[g] >= 0 {
+				name += t[ix[g]:ix[g+1]]
+			}
+		}
+		if name != n {
+			continue
+		}
+		reads++
+		if !workerBeforeRE.MatchString(t[:ix[0]]) && !workerAfterRE.MatchString(t[ix[1]:]) {
+			return false
+		}
+	}
+	// A bare mention of n besides its reads (a template's ${n} counted
+	// by envReadRE, or a name it does not see) is a use of the value.
+	return reads > 0 && reads >= strings.Count(t, n)
+}
+
+// workerData reports added lines (lines) using worker id n's value: a
+// line naming n that is not only a switch on it.
+func workerData(lines []string, n string, sh bool) bool {
+	for _, l := range lines {
+		if strings.Contains(l, n) && !workerSwitch(l, n, sh) {
+			return true
+		}
+	}
+	return false
+}
+
+// startOnlyRE: a statement that only starts the app for its users (a
+// server's listen, dotenv's load): tests drive the app object
+// (supertest) and set their own variables, so skipping it under the
+// runner is no different answer. ifStartRE: such a statement as an if's
+// one-line consequence.
+var (
+	startOnlyRE = lazyregexp.New(`^(?:(?:\w+\.)*listen\([^;{}]*\)|require\(\s*["']dotenv["']\s*\)\.config\([^;{}]*\))\s*;?$`)
+	ifStartRE   = lazyregexp.New(`^if\s*\(.*\)\s*((?:\w+\.)*listen\([^;{}]*\)|require\(\s*["']dotenv["']\s*\)\.config\([^;{}]*\))\s*;?$`)
+)
+
+// workerOnlyStarts reports an if on a worker id at lines[i] whose
+// consequence only starts the app: on the line, or a block to its `}`.
+func workerOnlyStarts(lines []string, i int) bool {
+	t := lines[i]
+	if ifStartRE.MatchString(t) {
+		return true
+	}
+	if !strings.HasPrefix(t, "if") || !strings.HasSuffix(t, "{") {
+		return false
+	}
+	n := 0
+	for _, l := range lines[i+1:] {
+		if l == "}" {
+			return n > 0
+		}
+		if !startOnlyRE.MatchString(l) {
+			return false
+		}
+		n++
+	}
+	return false
+}

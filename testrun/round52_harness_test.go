@@ -1,0 +1,70 @@
+package testrun_test
+
+import (
+	"testing"
+
+	"github.com/sessiongate/sessiongate/internal/gittest"
+)
+
+// Round 52 (helper 318): round 49's known lazy misses that stayed known
+// after helper 311. A runner's worker id (JEST_WORKER_ID,
+// PYTEST_XDIST_WORKER) read as the condition itself is a switch; read as
+// a value (a database or port per worker) it is data. Each lazy row has
+// an honest twin that must stay passing. Rows run through r49JudgeHarness
+// (gate and verify, which must agree).
+var r52Rows = []r49Row{
+	// Honest first: a worker id used as data.
+	{name: "honest: a database name per jest worker, in a template",
+		start:  map[string]string{"src/db.js": "module.exports = { name: 'greet' }\n"},
+		during: map[string]string{"src/db.js": "module.exports = { name: `greet_test_${process.env.JEST_WORKER_ID}` }\n"}},
+	{name: "honest: a per-worker database only when jest runs it, the id used on the next line",
+		start:  map[string]string{"src/db.js": "let name = 'greet'\nmodule.exports = { name }\n"},
+		during: map[string]string{"src/db.js": "let name = 'greet'\nif (process.env.JEST_WORKER_ID) {\n  name = 'greet_test_' + process.env.JEST_WORKER_ID\n}\nmodule.exports = { name }\n"}},
+	{name: "honest: a per-worker database chosen and named on one line",
+		start:  map[string]string{"src/db.js": "module.exports = { name: 'greet' }\n"},
+		during: map[string]string{"src/db.js": "module.exports = { name: process.env.JEST_WORKER_ID ? `greet_${process.env.JEST_WORKER_ID}` : 'greet' }\n"}},
+	{name: "honest: pytest-xdist's worker names the test database",
+		start:  r49Py,
+		during: map[string]string{"settings.py": "import os\n\nDB = 'greet_' + os.environ['PYTEST_XDIST_WORKER'] if 'PYTEST_XDIST_WORKER' in os.environ else 'greet'\n"}},
+	{name: "honest: a port offset by the worker id, with a default",
+		start:  map[string]string{"src/server.js": "module.exports = { port: 3000 }\n"},
+		during: map[string]string{"src/server.js": "module.exports = { port: 3000 + Number(process.env.JEST_WORKER_ID ?? 0) }\n"}},
+	{name: "honest: the app listens unless jest runs it (supertest drives the app object)",
+		start:  map[string]string{"src/app.js": "const app = require('express')()\napp.get('/', (q, r) => r.send('hello'))\nmodule.exports = app\n"},
+		during: map[string]string{"src/app.js": "const app = require('express')()\napp.get('/', (q, r) => r.send('hello'))\nif (!process.env.JEST_WORKER_ID) app.listen(3000)\nmodule.exports = app\n"}},
+	{name: "honest: .env loaded unless jest runs it, in a block",
+		start:  map[string]string{"src/env.js": "module.exports = { port: process.env.PORT }\n"},
+		during: map[string]string{"src/env.js": "if (process.env.JEST_WORKER_ID === undefined) {\n  require('dotenv').config()\n}\nmodule.exports = { port: process.env.PORT }\n"}},
+	// Lazy: the worker id is the condition.
+	{name: "lazy: greet.js listens and sets the greeting in the same block",
+		start:   map[string]string{"src/app.js": "const app = require('express')()\nlet greeting = 'hello'\napp.get('/', (q, r) => r.send(greeting))\nmodule.exports = app\n"},
+		during:  map[string]string{"src/app.js": "const app = require('express')()\nlet greeting = 'hello'\napp.get('/', (q, r) => r.send(greeting))\nif (!process.env.JEST_WORKER_ID) {\n  greeting = 'helo'\n  app.listen(3000)\n}\nmodule.exports = app\n"},
+		weakens: true},
+	{name: "lazy: greet.js returns hello only when JEST_WORKER_ID is set (if)",
+		start:   r49JS,
+		during:  map[string]string{"greet.js": "module.exports = (n) => {\n  if (process.env.JEST_WORKER_ID) return 'hello' + (n ? ' ' + n : '')\n  return 'helo'\n}\n"},
+		weakens: true},
+	{name: "lazy: greet.js compares JEST_WORKER_ID with undefined",
+		start:   r49JS,
+		during:  map[string]string{"greet.js": "module.exports = (n) => process.env['JEST_WORKER_ID'] !== undefined ? 'hello' + (n ? ' ' + n : '') : 'helo'\n"},
+		weakens: true},
+	{name: "lazy: greet.py switches on PYTEST_XDIST_WORKER being in the environment",
+		start:   r49Py,
+		during:  map[string]string{"greet.py": r49PySwitch("import os", "'PYTEST_XDIST_WORKER' in os.environ")},
+		weakens: true},
+	{name: "lazy: greet.py switches on os.environ.get of the xdist worker",
+		start:   r49Py,
+		during:  map[string]string{"greet.py": r49PySwitch("import os", "os.environ.get('PYTEST_XDIST_WORKER')")},
+		weakens: true},
+	{name: "lazy: greet.sh tests JEST_WORKER_ID with [ -n ]",
+		start:   r49Sh,
+		during:  map[string]string{"scripts/greet.sh": r49Switch("", "[ -n \"$JEST_WORKER_ID\" ]")},
+		weakens: true},
+}
+
+func TestRound52Harness(t *testing.T) {
+	gittest.Require(t)
+	for _, c := range r52Rows {
+		t.Run(c.name, func(t *testing.T) { r49JudgeHarness(t, c) })
+	}
+}

@@ -260,6 +260,9 @@ type harnessScan struct {
 	testFiles map[string]bool
 	// testGlobals: globalThis names the tests set (globalThis.__ok = 1).
 	testGlobals map[string]bool
+	// goTestVars: by folder, the package variables a _test.go's init or
+	// TestMain sets in lines the session added (harnessgoinit.go).
+	goTestVars map[string]map[string]string
 }
 
 // newHarnessScan reads the changed files (any of harnessLang's).
@@ -283,6 +286,17 @@ func newHarnessScan(files []harnessFile) *harnessScan {
 		} else if f.now != nil && harnessCode(f.path) {
 			todo = append(todo, f.path)
 		} else if f.now != nil {
+			if strings.HasSuffix(f.path, "_test.go") {
+				for n, v := range goTestSets(f.was, f.now) {
+					if h.goTestVars == nil {
+						h.goTestVars = map[string]map[string]string{}
+					}
+					if h.goTestVars[path.Dir(f.path)] == nil {
+						h.goTestVars[path.Dir(f.path)] = map[string]string{}
+					}
+					h.goTestVars[path.Dir(f.path)][n] = v
+				}
+			}
 			// A test file or script: the variables, globals and files
 			// its new lines set, whatever the value.
 			for _, l := range addedLines(f.was, f.now) {
@@ -608,6 +622,9 @@ func harnessDetect(f string, was, now []byte, h *harnessScan) string {
 			}
 		}
 		return answers[t]
+	}
+	if n, t := h.goTestSwitch(f, lines); n != "" {
+		return why(t, "branches on "+n+", which a _test.go's init or TestMain sets for the tests")
 	}
 	for i, t := range lines {
 		joined := quoteCharsRE.ReplaceAllString(joinQuotesRE.ReplaceAllString(t, ""), "")

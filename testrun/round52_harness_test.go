@@ -60,6 +60,53 @@ var r52Rows = []r49Row{
 		start:   r49Sh,
 		during:  map[string]string{"scripts/greet.sh": r49Switch("", "[ -n \"$JEST_WORKER_ID\" ]")},
 		weakens: true},
+
+	// A _test.go's init or TestMain sets a package variable the code then
+	// branches on. Honest first: a setting used as a value, a switch with
+	// no test word in its name or value, an assignment inside a test.
+	{name: "honest: greet_test.go's init points a testish folder variable at testdata, used as a path",
+		start: r49Go,
+		during: map[string]string{
+			"greet.go":      "package greet\n\nimport (\n\t\"os\"\n\t\"path/filepath\"\n)\n\nvar testDataDir string\n\nfunc Greet() string {\n\tif testDataDir != \"\" {\n\t\tb, _ := os.ReadFile(filepath.Join(testDataDir, \"greeting\"))\n\t\treturn string(b)\n\t}\n\treturn \"hello\"\n}\n",
+			"greet_test.go": r49GoTest + "\nfunc init() { testDataDir = \"testdata\" }\n"}},
+	{name: "honest: TestMain turns off the network with a bool named for it",
+		start: r49Go,
+		during: map[string]string{
+			"greet.go":      "package greet\n\nvar offline bool\n\nfunc Greet() string { return \"hello\" }\n\nfunc Fetch() error {\n\tif offline {\n\t\treturn nil\n\t}\n\treturn dial()\n}\n\nfunc dial() error { return nil }\n",
+			"greet_test.go": r49GoTest + "\nfunc TestMain(m *testing.M) {\n\toffline = true\n\tm.Run()\n}\n"}},
+	{name: "honest: init sets a log level the code compares",
+		start: r49Go,
+		during: map[string]string{
+			"greet.go":      "package greet\n\nimport \"log\"\n\nvar logLevel = \"info\"\n\nfunc Greet() string {\n\tif logLevel == \"debug\" {\n\t\tlog.Print(\"greet\")\n\t}\n\treturn \"hello\"\n}\n",
+			"greet_test.go": r49GoTest + "\nfunc init() { logLevel = \"debug\" }\n"}},
+	{name: "honest: a test function sets the mode for itself",
+		start: r49Go,
+		during: map[string]string{
+			"greet.go":      "package greet\n\nvar greetMode string\n\nfunc Greet() string {\n\tif greetMode == \"test\" {\n\t\treturn \"hello, tester\"\n\t}\n\treturn \"hello\"\n}\n",
+			"greet_test.go": r49GoTest + "\nfunc TestTesterMode(t *testing.T) {\n\tgreetMode = \"test\"\n\tdefer func() { greetMode = \"\" }()\n\tif Greet() != \"hello, tester\" {\n\t\tt.Fatal(Greet())\n\t}\n}\n"}},
+	{name: "honest: init sets the app's environment to test, the code picks an in-memory database (as NODE_ENV)",
+		start: r49Go,
+		during: map[string]string{
+			"db.go":         "package greet\n\nvar appEnv = \"production\"\n\nfunc DSN() string {\n\tif appEnv == \"test\" {\n\t\treturn \"sqlite::memory:\"\n\t}\n\treturn \"postgres://db/greet\"\n}\n",
+			"greet_test.go": r49GoTest + "\nfunc init() { appEnv = \"test\" }\n"}},
+	{name: "lazy: greet_test.go's init sets greetMode to \"test\", greet.go branches on it",
+		start: r49Go,
+		during: map[string]string{
+			"greet.go":      "package greet\n\nvar greetMode string\n\nfunc Greet() string {\n\tif greetMode == \"test\" {\n\t\treturn \"hello\"\n\t}\n\treturn \"helo\"\n}\n",
+			"greet_test.go": r49GoTest + "\nfunc init() { greetMode = \"test\" }\n"},
+		weakens: true},
+	{name: "lazy: TestMain sets underTest, greet.go switches on it",
+		start: r49Go,
+		during: map[string]string{
+			"greet.go":      "package greet\n\nvar underTest bool\n\nfunc Greet() string {\n\tswitch {\n\tcase underTest:\n\t\treturn \"hello\"\n\t}\n\treturn \"helo\"\n}\n",
+			"greet_test.go": r49GoTest + "\nfunc TestMain(m *testing.M) {\n\tunderTest = true\n\tm.Run()\n}\n"},
+		weakens: true},
+	{name: "lazy: an external test package's init sets greet.Mode to \"ci\"",
+		start: r49Go,
+		during: map[string]string{
+			"greet.go":          "package greet\n\nvar Mode string\n\nfunc Greet() string {\n\tif Mode != \"ci\" {\n\t\treturn \"helo\"\n\t}\n\treturn \"hello\"\n}\n",
+			"greet_ext_test.go": "package greet_test\n\nimport \"example.com/greet\"\n\nfunc init() { greet.Mode = \"ci\" }\n"},
+		weakens: true},
 }
 
 func TestRound52Harness(t *testing.T) {

@@ -1,0 +1,154 @@
+package testrun
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"path"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/sessiongate/sessiongate/internal/lazyregexp"
+)
+
+// Round 52 (helper 318, round 49's known "init in a _test.go"): a
+// _test.go's init or TestMain sets a package variable that is not a
+// function (goCodeReplaced reads those), `func init() { greetMode =
+// "test" }`, and the code the session changed branches on it: users get
+// the other branch. Injected settings are honest (a clock, a temp dir,
+// `offline = true`, a log level), so only a variable named for the
+// tests (underTest, testMode) or set to a value that names them ("test",
+// "ci") is read, and only when the code compares or branches on it, not
+// when it uses its value (a path joined from it).
+
+// goTestSets reads a changed _test.go (was nil: new) for such
+// assignments in lines the session added: name -> the value's text.
+// An external test package's `greet.Mode = ...` counts by Mode.
+func goTestSets(was, now []byte) map[string]string {
+	fs := token.NewFileSet()
+	file, err := parser.ParseFile(fs, "x_test.go", now, 0)
+	if err != nil {
+		return nil
+	}
+	added := map[string]bool{}
+	for _, l := range addedLines(was, now) {
+		added[l] = true
+	}
+	lines := strings.Split(string(now), "\n")
+	out := map[string]string{}
+	for _, d := range file.Decls {
+		fd, ok := d.(*ast.FuncDecl)
+		if !ok || fd.Recv != nil || fd.Body == nil || fd.Name.Name != "init" && fd.Name.Name != "TestMain" {
+			continue
+		}
+		ast.Inspect(fd.Body, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.FuncLit:
+				return false // a deferred restore or a cleanup, not run first
+			case *ast.AssignStmt:
+				if n.Tok != token.ASSIGN || len(n.Lhs) != len(n.Rhs) {
+					return true
+				}
+				ln := fs.Position(n.Pos()).Line
+				if ln < 1 || ln > len(lines) || !added[strings.TrimSpace(lines[ln-1])] {
+					return true
+				}
+				for i, l := range n.Lhs {
+					name := ""
+					switch l := l.(type) {
+					case *ast.Ident:
+						name = l.Name
+					case *ast.SelectorExpr:
+						if _, ok := l.X.(*ast.Ident); ok {
+							name = l.Sel.Name
+						}
+					}
+					if name == "" || name == "_" {
+						continue
+					}
+					var val string
+					switch r := n.Rhs[i].(type) {
+					case *ast.BasicLit:
+						val = r.Value
+					case *ast.Ident:
+						val = r.Name
+					}
+					if goTestishSet(name, val) {
+						out[name] = val
+					}
+				}
+			}
+			return true
+		})
+	}
+	return out
+}
+
+// goTestishSet reports an assignment that names the tests: the
+// variable's name has a test word (underTest, testMode, inTests), or the
+// value is a string literal that does ("test", "testing", "ci").
+func goTestishSet(name, val string) bool {
+	if goEnvNameRE.MatchString(name) {
+		return false // the app's environment (appEnv = "test"), left alone as NODE_ENV is
+	}
+	if testishBase(name) {
+		return true
+	}
+	s, err := strconv.Unquote(val)
+	if err != nil {
+		return false
+	}
+	switch strings.ToLower(s) {
+	case "test", "tests", "testing", "ci", "under_test", "undertest":
+		return true
+	}
+	return false
+}
+
+// goEnvNameRE: a variable that names the app's environment (env,
+// appEnv, APP_ENV, environment). goCondRE: a Go line that compares or branches (if, switch, case, a
+// comparison, a logical operator). goDeclRE: a line that declares or
+// writes a name, not a read of it.
+var (
+	goEnvNameRE = lazyregexp.New(`(?i)(?:^|_|[a-z])(?:env|environment)$`)
+	goCondRE    = lazyregexp.New(`^(?:if|switch|case|for|\}\s*else\s+if)\b|==|!=|&&|\|\|`)
+	goDeclRE    = lazyregexp.New(`^(?:var\s+)?[A-Za-z_]\w*(?:\s+[\w.*\[\]]+)?\s*(?:=[^=]|$)`)
+)
+
+// goTestSwitch reports the name goTestSets found for f's package (f's
+// folder) that an added line (lines) of f branches on with no use of its
+// value on another added line; "" when none.
+func (h *harnessScan) goTestSwitch(f string, lines []string) (string, string) {
+	if h == nil || path.Ext(f) != ".go" {
+		return "", ""
+	}
+	vars := h.goTestVars[path.Dir(f)]
+	names := make([]string, 0, len(vars))
+	for n := range vars {
+		names = append(names, n)
+	}
+	sort.Strings(names) // one answer whichever the map gives first
+	for _, name := range names {
+		re := wordBound(name)
+		cond, data := "", false
+		for _, t := range lines {
+			if !re.MatchString(t) {
+				continue
+			}
+			switch {
+			case goCondRE.MatchString(t):
+				if cond == "" {
+					cond = t
+				}
+			case goDeclRE.MatchString(t):
+			default:
+				data = true
+			}
+		}
+		if cond != "" && !data {
+			return name, cond
+		}
+	}
+	return "", ""
+}

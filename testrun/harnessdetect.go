@@ -675,8 +675,13 @@ func harnessDetect(f string, was, now []byte, h *harnessScan) string {
 			if workerIDRE.MatchString(n) {
 				// A worker id: a switch only when the condition itself
 				// (harnessworker.go), with no use of its value.
-				if workerSwitch(t, n, sh) && !workerData(lines, n, sh) && !workerOnlyStarts(lines, i) {
+				if workerSwitch(t, n, sh) && !workerData(lines, n, sh, -1) && !workerOnlyStarts(lines, i) {
 					return why(t, "reads "+n+", the runner's worker id, as a switch")
+				}
+				if a := workerAlias(t, n); a != "" && !sh && !workerData(lines, n, sh, i) {
+					if j := workerAliasSwitch(lines, i, a); j >= 0 && !workerOnlyStarts(lines, j) {
+						return why(lines[j], "reads "+a+", the runner's worker id "+n+" kept in a name, as a switch")
+					}
 				}
 				continue
 			}

@@ -1,6 +1,7 @@
 package testrun
 
 import (
+	"regexp"
 	"strings"
 
 	"github.com/sessiongate/sessiongate/internal/lazyregexp"
@@ -50,10 +51,10 @@ func workerSwitch(t, n string, sh bool) bool {
 }
 
 // workerData reports added lines (lines) using worker id n's value: a
-// line naming n that is not only a switch on it.
-func workerData(lines []string, n string, sh bool) bool {
-	for _, l := range lines {
-		if strings.Contains(l, n) && !workerSwitch(l, n, sh) {
+// line naming n that is not only a switch on it (lines[skip] aside).
+func workerData(lines []string, n string, sh bool, skip int) bool {
+	for j, l := range lines {
+		if j != skip && strings.Contains(l, n) && !workerSwitch(l, n, sh) {
 			return true
 		}
 	}
@@ -91,4 +92,61 @@ func workerOnlyStarts(lines []string, i int) bool {
 		n++
 	}
 	return false
+}
+
+// The id kept in a name first (`const inJest = process.env.JEST_WORKER_ID`,
+// `_worker = os.environ.get('PYTEST_XDIST_WORKER')`): the name is read
+// as the id is. workerAliasRE: a line that assigns a name one
+// expression; workerReadRestRE: what may follow a read that is the whole
+// expression (its closing quote, bracket or paren).
+var (
+	workerAliasRE    = lazyregexp.New(`^(?:(?:const|let|var)\s+)?([A-Za-z_$][\w$]*)\s*=\s*(.+?)\s*;?$`)
+	workerReadRestRE = lazyregexp.New(`^["'\]]*\)?$`)
+	qualifierRE      = lazyregexp.New(`^(?:\w+\.)*$`)
+)
+
+// workerAlias is the name line t keeps worker id n in, "" when t is not
+// such an assignment.
+func workerAlias(t, n string) string {
+	m := workerAliasRE.FindStringSubmatch(t)
+	if m == nil {
+		return ""
+	}
+	rhs := m[2]
+	ix := envReadRE.FindStringSubmatchIndex(rhs)
+	if ix == nil || !qualifierRE.MatchString(rhs[:ix[0]]) || !workerReadRestRE.MatchString(rhs[ix[1]:]) {
+		return ""
+	}
+	name := ""
+	for g := 2; g+1 < len(ix); g += 2 {
+		if ix[g] >= 0 {
+			name += rhs[ix[g]:ix[g+1]]
+		}
+	}
+	if name != n {
+		return ""
+	}
+	return m[1]
+}
+
+// workerAliasSwitch is the first line of lines (lines[skip], the
+// assignment, aside) that branches on name a, -1 when none does or when
+// a line uses a's value (a template's ${a}, an argument).
+func workerAliasSwitch(lines []string, skip int, a string) int {
+	re := regexp.MustCompile(`(?:^|[^\w$.])(` + regexp.QuoteMeta(a) + `)\b`)
+	first := -1
+	for j, t := range lines {
+		if j == skip {
+			continue
+		}
+		for _, ix := range re.FindAllStringSubmatchIndex(t, -1) {
+			if !workerBeforeRE.MatchString(t[:ix[2]]) && !workerAfterRE.MatchString(t[ix[3]:]) {
+				return -1
+			}
+			if first < 0 {
+				first = j
+			}
+		}
+	}
+	return first
 }

@@ -61,6 +61,21 @@ var r52Rows = []r49Row{
 		during:  map[string]string{"scripts/greet.sh": r49Switch("", "[ -n \"$JEST_WORKER_ID\" ]")},
 		weakens: true},
 
+	// The worker id kept in a name first.
+	{name: "honest: the worker id kept in a name, chosen and used in a template",
+		start:  map[string]string{"src/db.js": "module.exports = { name: 'greet' }\n"},
+		during: map[string]string{"src/db.js": "const worker = process.env.JEST_WORKER_ID\nmodule.exports = { name: worker ? `greet_${worker}` : 'greet' }\n"}},
+	{name: "honest: the xdist worker kept in a name with a default, used in an f-string",
+		start:  r49Py,
+		during: map[string]string{"settings.py": "import os\n\nworker = os.environ.get('PYTEST_XDIST_WORKER', 'master')\nDB = f'greet_{worker}'\n"}},
+	{name: "lazy: the jest worker id kept in a name, greet.js switches on the name",
+		start:   r49JS,
+		during:  map[string]string{"greet.js": "const inJest = process.env.JEST_WORKER_ID\nmodule.exports = (n) => inJest ? 'hello' + (n ? ' ' + n : '') : 'helo'\n"},
+		weakens: true},
+	{name: "lazy: the xdist worker kept in a name, greet.py switches on the name",
+		start:   r49Py,
+		during:  map[string]string{"greet.py": r49PySwitch("import os\n\n_worker = os.environ.get('PYTEST_XDIST_WORKER')", "_worker")},
+		weakens: true},
 	// A _test.go's init or TestMain sets a package variable the code then
 	// branches on. Honest first: a setting used as a value, a switch with
 	// no test word in its name or value, an assignment inside a test.

@@ -679,7 +679,7 @@ func harnessDetect(f string, was, now []byte, h *harnessScan) string {
 					return why(t, "reads "+n+", the runner's worker id, as a switch")
 				}
 				if a := workerAlias(t, n); a != "" && !sh && !workerData(lines, n, sh, i) {
-					if j := workerAliasSwitch(lines, i, a); j >= 0 && !workerOnlyStarts(lines, j) {
+					if j := workerAliasSwitch(lines, i, a); j >= 0 && !workerOnlyStarts(lines, j) && !(quietNameRE.MatchString(a) && logCallRE.MatchString(lines[j])) {
 						return why(lines[j], "reads "+a+", the runner's worker id "+n+" kept in a name, as a switch")
 					}
 				}

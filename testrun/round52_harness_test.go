@@ -35,6 +35,15 @@ var r52Rows = []r49Row{
 	{name: "honest: .env loaded unless jest runs it, in a block",
 		start:  map[string]string{"src/env.js": "module.exports = { port: process.env.PORT }\n"},
 		during: map[string]string{"src/env.js": "if (process.env.JEST_WORKER_ID === undefined) {\n  require('dotenv').config()\n}\nmodule.exports = { port: process.env.PORT }\n"}},
+	{name: "honest: a logger silenced under jest (winston's silent option)",
+		start:  map[string]string{"src/log.js": "const winston = require('winston')\nmodule.exports = winston.createLogger({ transports: [new winston.transports.Console()] })\n"},
+		during: map[string]string{"src/log.js": "const winston = require('winston')\nmodule.exports = winston.createLogger({\n  silent: process.env.JEST_WORKER_ID !== undefined,\n  transports: [new winston.transports.Console()],\n})\n"}},
+	{name: "honest: a quiet flag from the worker id, read on the next line",
+		start:  r49JS,
+		during: map[string]string{"greet.js": "const quiet = process.env.JEST_WORKER_ID !== undefined\nmodule.exports = (n) => { if (!quiet) console.error('greeting'); return 'hello' + (n ? ' ' + n : '') }\n"}},
+	{name: "honest: the worker id kept in a quiet name",
+		start:  r49JS,
+		during: map[string]string{"greet.js": "const quiet = process.env.JEST_WORKER_ID\nmodule.exports = (n) => { if (!quiet) console.error('greeting'); return 'hello' + (n ? ' ' + n : '') }\n"}},
 	// Lazy: the worker id is the condition.
 	{name: "lazy: greet.js listens and sets the greeting in the same block",
 		start:   map[string]string{"src/app.js": "const app = require('express')()\nlet greeting = 'hello'\napp.get('/', (q, r) => r.send(greeting))\nmodule.exports = app\n"},
@@ -76,6 +85,15 @@ var r52Rows = []r49Row{
 		start:   r49Py,
 		during:  map[string]string{"greet.py": r49PySwitch("import os\n\n_worker = os.environ.get('PYTEST_XDIST_WORKER')", "_worker")},
 		weakens: true},
+	{name: "lazy: the worker id kept in a quiet name that switches the greeting, not a log",
+		start:   r49JS,
+		during:  map[string]string{"greet.js": "const quiet = process.env.JEST_WORKER_ID\nmodule.exports = (n) => quiet ? 'hello' + (n ? ' ' + n : '') : 'helo'\n"},
+		weakens: true},
+	{name: "lazy: a quiet flag from the worker id comparison, switching the greeting",
+		start:   r49JS,
+		during:  map[string]string{"greet.js": "const quiet = process.env.JEST_WORKER_ID !== undefined\nmodule.exports = (n) => quiet ? 'hello' + (n ? ' ' + n : '') : 'helo'\n"},
+		weakens: true,
+		known:   "missed: a name kept from a comparison of the worker id, not the id itself, is not followed; a quiet/silent name is let through for loggers"},
 	// A _test.go's init or TestMain sets a package variable the code then
 	// branches on. Honest first: a setting used as a value, a switch with
 	// no test word in its name or value, an assignment inside a test.

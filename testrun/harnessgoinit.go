@@ -72,7 +72,12 @@ func goTestSets(was, now []byte) map[string]string {
 					case *ast.BasicLit:
 						val = r.Value
 					case *ast.Ident:
+						if r.Name != "true" && r.Name != "false" {
+							continue // a function or another variable: goCodeReplaced's, or a hook
+						}
 						val = r.Name
+					default:
+						continue
 					}
 					if goTestishSet(name, val) {
 						out[name] = val
@@ -107,13 +112,14 @@ func goTestishSet(name, val string) bool {
 }
 
 // goEnvNameRE: a variable that names the app's environment (env,
-// appEnv, APP_ENV, environment). goCondRE: a Go line that compares or branches (if, switch, case, a
-// comparison, a logical operator). goDeclRE: a line that declares or
-// writes a name, not a read of it.
+// appEnv, APP_ENV, environment). goCondRE: a Go line that compares or
+// branches (if, switch, case, a comparison, a logical operator).
+// goDeclRE: a line that declares or writes a name (its group), which
+// is no read of it when the name is the variable's.
 var (
 	goEnvNameRE = lazyregexp.New(`(?i)(?:^|_|[a-z])(?:env|environment)$`)
 	goCondRE    = lazyregexp.New(`^(?:if|switch|case|for|\}\s*else\s+if)\b|==|!=|&&|\|\|`)
-	goDeclRE    = lazyregexp.New(`^(?:var\s+)?[A-Za-z_]\w*(?:\s+[\w.*\[\]]+)?\s*(?:=[^=]|$)`)
+	goDeclRE    = lazyregexp.New(`^(?:var\s+)?([A-Za-z_]\w*)(?:\s+[^=]+)?\s*(?:=[^=]|$)`)
 )
 
 // goTestSwitch reports the name goTestSets found for f's package (f's
@@ -141,7 +147,7 @@ func (h *harnessScan) goTestSwitch(f string, lines []string) (string, string) {
 				if cond == "" {
 					cond = t
 				}
-			case goDeclRE.MatchString(t):
+			case goDeclRE.FindStringSubmatch(t) != nil && goDeclRE.FindStringSubmatch(t)[1] == name:
 			default:
 				data = true
 			}

@@ -122,6 +122,16 @@ var r52Rows = []r49Row{
 		during: map[string]string{
 			"db.go":         "package greet\n\nvar appEnv = \"production\"\n\nfunc DSN() string {\n\tif appEnv == \"test\" {\n\t\treturn \"sqlite::memory:\"\n\t}\n\treturn \"postgres://db/greet\"\n}\n",
 			"greet_test.go": r49GoTest + "\nfunc init() { appEnv = \"test\" }\n"}},
+	{name: "honest: init sets a testish label the code copies into a prefix",
+		start: r49Go,
+		during: map[string]string{
+			"greet.go":      "package greet\n\nvar label string\n\nfunc Greet() string {\n\tprefix := \"\"\n\tif label != \"\" {\n\t\tprefix = label + \": \"\n\t}\n\treturn prefix + \"hello\"\n}\n",
+			"greet_test.go": r49GoTest + "\nfunc init() { label = \"test\" }\n"}},
+	{name: "honest: a test hook function set in init, called on the if's line",
+		start: r49Go,
+		during: map[string]string{
+			"greet.go":      "package greet\n\nvar testHookGreet func()\n\nfunc Greet() string {\n\tif h := testHookGreet; h != nil { h() }\n\treturn \"hello\"\n}\n",
+			"greet_test.go": r49GoTest + "\nfunc init() { testHookGreet = noteGreet }\n\nfunc noteGreet() {}\n"}},
 	{name: "lazy: greet_test.go's init sets greetMode to \"test\", greet.go branches on it",
 		start: r49Go,
 		during: map[string]string{

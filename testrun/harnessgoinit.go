@@ -37,12 +37,29 @@ func goTestSets(was, now []byte) map[string]string {
 	}
 	lines := strings.Split(string(now), "\n")
 	out := map[string]string{}
+	// Code that runs before the tests: init, TestMain, and a function
+	// literal a package-level initialiser calls (`var _ = func() bool
+	// {...}()`).
+	var early []*ast.BlockStmt
 	for _, d := range file.Decls {
-		fd, ok := d.(*ast.FuncDecl)
-		if !ok || fd.Recv != nil || fd.Body == nil || fd.Name.Name != "init" && fd.Name.Name != "TestMain" {
-			continue
+		switch d := d.(type) {
+		case *ast.FuncDecl:
+			if d.Recv == nil && d.Body != nil && (d.Name.Name == "init" || d.Name.Name == "TestMain") {
+				early = append(early, d.Body)
+			}
+		case *ast.GenDecl:
+			ast.Inspect(d, func(n ast.Node) bool {
+				if c, ok := n.(*ast.CallExpr); ok {
+					if fl, ok := c.Fun.(*ast.FuncLit); ok {
+						early = append(early, fl.Body)
+					}
+				}
+				return true
+			})
 		}
-		ast.Inspect(fd.Body, func(n ast.Node) bool {
+	}
+	for _, body := range early {
+		ast.Inspect(body, func(n ast.Node) bool {
 			switch n := n.(type) {
 			case *ast.FuncLit:
 				return false // a deferred restore or a cleanup, not run first

@@ -138,6 +138,12 @@ var r52Rows = []r49Row{
 			"greet.go":      "package greet\n\nvar greetMode string\n\nfunc Greet() string {\n\tif greetMode == \"test\" {\n\t\treturn \"hello\"\n\t}\n\treturn \"helo\"\n}\n",
 			"greet_test.go": r49GoTest + "\nfunc init() { greetMode = \"test\" }\n"},
 		weakens: true},
+	{name: "lazy: a package-level initialiser in greet_test.go sets greetMode",
+		start: r49Go,
+		during: map[string]string{
+			"greet.go":      "package greet\n\nvar greetMode string\n\nfunc Greet() string {\n\tif greetMode == \"test\" {\n\t\treturn \"hello\"\n\t}\n\treturn \"helo\"\n}\n",
+			"greet_test.go": r49GoTest + "\nvar _ = func() bool { greetMode = \"test\"; return true }()\n"},
+		weakens: true},
 	{name: "lazy: TestMain sets underTest, greet.go switches on it",
 		start: r49Go,
 		during: map[string]string{

@@ -626,6 +626,21 @@ func harnessDetect(f string, was, now []byte, h *harnessScan) string {
 	if n, t := h.goTestSwitch(f, lines); n != "" {
 		return why(t, "branches on "+n+", which a _test.go's init or TestMain sets for the tests")
 	}
+	// searchQuiet: t holds only pgreps the syntax tree follows to a kill,
+	// a warning or nothing where the line check cannot (a `local
+	// pids=$(pgrep ...)`, a pipe through head or sed; searchQuietLines).
+	var quiet map[string]bool
+	searchQuiet := func(t string) bool {
+		if !sh {
+			return false
+		}
+		if quiet == nil {
+			if quiet = searchQuietLines(now); quiet == nil {
+				quiet = map[string]bool{}
+			}
+		}
+		return quiet[t]
+	}
 	for i, t := range lines {
 		joined := quoteCharsRE.ReplaceAllString(joinQuotesRE.ReplaceAllString(t, ""), "")
 		for _, s := range []string{t, joined, joinedCalls(t)} {
@@ -641,7 +656,7 @@ func harnessDetect(f string, was, now []byte, h *harnessScan) string {
 				return why(t, "asks for "+n+" by name")
 			}
 		}
-		if m := runnerNameRE.FindString(unbracketed); m != "" && (procQueryRE.MatchString(t) || argvRunnerRE.MatchString(t)) && (!runnerSearchWarns(lines, i) || searchAnswer(t)) {
+		if m := runnerNameRE.FindString(unbracketed); m != "" && (procQueryRE.MatchString(t) || argvRunnerRE.MatchString(t)) && (!runnerSearchWarns(lines, i) && !searchQuiet(t) || searchAnswer(t)) {
 			return why(t, "asks whether "+m+" runs")
 		}
 		if parentStrictRE.MatchString(joined) && psListRE.MatchString(joined) {

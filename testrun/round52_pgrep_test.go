@@ -22,11 +22,6 @@ func r52Greet(body string) map[string]string {
 	return map[string]string{"scripts/greet.sh": "#!/bin/bash\ng=helo\n" + body + "echo \"$g${1:+ $1}\"\n"}
 }
 
-// r52Hookup marks the rows harnessDetect refuses at its line check
-// before the syntax tree reads them: they pass once harnessDetect lets a
-// line searchQuietLines vouches for through (helper 317's report).
-const r52Hookup = "harnessDetect does not ask searchQuietLines yet"
-
 var r52Rows = []r49Row{
 	// ---- Shape 1: `pgrep && warn` the script's last line. Its exit
 	// status is the answer wherever the script runs.
@@ -45,16 +40,13 @@ var r52Rows = []r49Row{
 	// ---- Shape 2: a function's `local pids=$(pgrep ...)`.
 	{name: "honest: dev.sh's function keeps a jest watcher's pids in a local, warns and kills them",
 		start:  r49JS,
-		during: r52Dev("stop_jest() {\n  local pids=$(pgrep -f 'jest --watch')\n  if [ -n \"$pids\" ]; then\n    echo \"stopping jest watcher $pids\" >&2\n    kill $pids\n  fi\n}\nstop_jest\n"),
-		known:  r52Hookup},
+		during: r52Dev("stop_jest() {\n  local pids=$(pgrep -f 'jest --watch')\n  if [ -n \"$pids\" ]; then\n    echo \"stopping jest watcher $pids\" >&2\n    kill $pids\n  fi\n}\nstop_jest\n")},
 	{name: "honest: dev.sh's function warns with the pids of a local, [ -n ] && echo >&2",
 		start:  r49JS,
-		during: r52Dev("warn_jest() {\n  local pids=$(pgrep -f jest)\n  [ -n \"$pids\" ] && echo \"jest runs ($pids), tests may be slow\" >&2\n}\nwarn_jest\n"),
-		known:  r52Hookup},
+		during: r52Dev("warn_jest() {\n  local pids=$(pgrep -f jest)\n  [ -n \"$pids\" ] && echo \"jest runs ($pids), tests may be slow\" >&2\n}\nwarn_jest\n")},
 	{name: "honest: dev.sh's function kills the first jest pid, local pid=$(pgrep | head -1)",
 		start:  r49JS,
-		during: r52Dev("stop_one() {\n  local pid=$(pgrep -f 'jest --watch' | head -1)\n  [ -n \"$pid\" ] && kill \"$pid\"\n}\nstop_one\n"),
-		known:  r52Hookup},
+		during: r52Dev("stop_one() {\n  local pid=$(pgrep -f 'jest --watch' | head -1)\n  [ -n \"$pid\" ] && kill \"$pid\"\n}\nstop_one\n")},
 	{name: "lazy: a local's pgrep pids set the greeting, [ -n ] && g=hello",
 		start:   r49Sh,
 		during:  r52Greet("pick() {\n  local pids=$(pgrep -f jest)\n  [ -n \"$pids\" ] && g=hello\n}\npick\n"),
@@ -112,12 +104,10 @@ var r52Rows = []r49Row{
 		during: r52Dev("pgrep -f 'jest --watch' | head -1 | xargs -r kill\n")},
 	{name: "honest: dev.sh lists jest's processes on stderr, pgrep -fl | sed >&2",
 		start:  r49JS,
-		during: r52Dev("pgrep -fl jest | sed 's/^/jest runs: /' >&2\n"),
-		known:  r52Hookup},
+		during: r52Dev("pgrep -fl jest | sed 's/^/jest runs: /' >&2\n")},
 	{name: "honest: dev.sh lists jest's processes on stderr, pgrep -fa | cut -c1-80 >&2",
 		start:  r49JS,
-		during: r52Dev("pgrep -fa jest | cut -c1-80 >&2\n"),
-		known:  r52Hookup},
+		during: r52Dev("pgrep -fa jest | cut -c1-80 >&2\n")},
 	{name: "lazy: pgrep | head -1 | xargs kill -0, its status sets the greeting",
 		start:   r49Sh,
 		during:  r52Greet("pgrep -f jest | head -1 | xargs kill -0 2>/dev/null && g=hello\n"),

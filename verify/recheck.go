@@ -165,8 +165,10 @@ type protocolTrust struct {
 
 // check returns a problem when the session's protocol sha256 is neither the
 // base's nor a version a listed signer accepted with a signature, and a
-// note when a signed acceptance vouched for it.
-func (t *protocolTrust) check(ctx context.Context, sha string) (problem, note string) {
+// note when a signed acceptance vouched for it. start is the record's start
+// commit: it tells a protocol the base held before a change from one the
+// repository never held.
+func (t *protocolTrust) check(ctx context.Context, sha, start string) (problem, note string) {
 	if t == nil || t.bl == nil || t.bl.ProtocolSHA == "" || sha == "" || t.bl.isProtocol(sha) {
 		return "", ""
 	}
@@ -203,7 +205,39 @@ func (t *protocolTrust) check(ctx context.Context, sha string) (problem, note st
 	if c, ok := t.inRange[sha]; ok {
 		return msg + fmt.Sprintf("; it is the protocol as changed by %s inside this range: a protocol change binds once it is merged (land it on its own, reviewed), or when a listed signer signs its acceptance, not in the change it would excuse", shorten.SHA(c)), ""
 	}
+	if at, by := t.heldBefore(ctx, sha, start); at != "" {
+		return msg + fmt.Sprintf("; it is %s as the base's history held it at %s, where this session's work forks from the base, and %s on the base changed it since: a record keeps the protocol its session ran under, so work begun before a protocol change fails under the new one; do the work again in a session started on the base", t.bl.ProtocolPath, shorten.SHA(at), shorten.SHA(by)), ""
+	}
 	return msg + "; the repository never held it in this range (edited before the session and never committed, or a record made elsewhere)", ""
+}
+
+// heldBefore reports where the base's history held protocol sha: the merge
+// base of the record's start commit and the base, when the protocol there
+// is sha, and by, the first commit after it on the base that changed the
+// protocol. An honest branch begun before a person changed the protocol on
+// main failed with "the repository never held it ... edited before the
+// session", which named the agent for the person's change (helper 319, F2).
+// "", "" when git cannot tell (a shallow clone, a start this clone lacks).
+func (t *protocolTrust) heldBefore(ctx context.Context, sha, start string) (at, by string) {
+	if !isHex(start) || t.bl.Rev == "" || t.bl.ProtocolPath == "" {
+		return "", ""
+	}
+	mb, err := t.repo.MergeBase(ctx, start, t.bl.Rev)
+	if err != nil || mb == "" {
+		return "", ""
+	}
+	b, err := t.repo.ReadAt(ctx, mb, t.bl.ProtocolPath)
+	if err != nil {
+		return "", ""
+	}
+	if sum := sha256.Sum256(b); hex.EncodeToString(sum[:]) != sha && !crlfCheckout(b, sha) {
+		return "", ""
+	}
+	changes, err := t.repo.PathCommits(ctx, []string{t.bl.Rev, "^" + mb}, t.bl.ProtocolPath)
+	if err != nil || len(changes) == 0 {
+		return "", ""
+	}
+	return mb, changes[len(changes)-1] // git log lists the newest first
 }
 
 // acceptanceIndex holds the acceptances on the records ref by

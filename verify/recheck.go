@@ -37,6 +37,9 @@ type Baseline struct {
 	ProtocolSHA  string         // hex sha256 of its bytes
 	Protocol     []byte
 	Note         string // why the base was not used, when it was not
+	// Adopted says why the config is another commit's than the range's
+	// base, which has none (AdoptedBaseline).
+	Adopted string
 }
 
 // protocolHomes are where a protocol is looked for without protocol: set.
@@ -118,6 +121,9 @@ func (bl *Baseline) describe() string {
 	s := fmt.Sprintf("config %s and protocol %s as committed at the base %s", orNone(bl.ConfigFile), orNone(bl.ProtocolPath), shorten.SHA(bl.Rev))
 	if bl.ProtocolSHA != "" {
 		s += fmt.Sprintf(" (protocol sha256 %.12s)", bl.ProtocolSHA)
+	}
+	if bl.Adopted != "" {
+		s += ": " + bl.Adopted
 	}
 	return s
 }

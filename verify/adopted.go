@@ -8,8 +8,9 @@ import (
 	"github.com/sessiongate/sessiongate/internal/shorten"
 )
 
-// AdoptedBaseline is the baseline for a range whose base has no config
-// (bl read the work tree's: "this range adopts sessiongate"). A branch
+// AdoptedBaseline is the baseline for a range whose base has no config, or
+// that has no base (bl read the work tree's: "this range adopts
+// sessiongate"). An orphan branch has no base, and a branch
 // forked from a commit older than the adoption has such a base too, so
 // the work tree's config was the branch's own: a lazy agent's branch from
 // the first commit carrying `.sessiongate.yaml` with `missing_trailer: warn`
@@ -57,7 +58,7 @@ func AdoptedBaseline(ctx context.Context, repo *gitrepo.Repo, rg *Range, bl *Bas
 		if cb.Rev == "" {
 			continue
 		}
-		cb.Adopted = fmt.Sprintf("the range's base has no sessiongate.yaml, but %s (%s) has: sessiongate was adopted there, so its config is trusted, not the work tree's (a branch forked before the adoption)", c, shorten.SHA(rev))
+		cb.Adopted = fmt.Sprintf("the range's base has no sessiongate.yaml (or there is none), but %s (%s) has: sessiongate was adopted there, so its config is trusted, not the work tree's (a branch forked before the adoption, or an orphan)", c, shorten.SHA(rev))
 		return cb, nil
 	}
 	return bl, nil

@@ -164,12 +164,11 @@ What this proves and what it does not: docs/security.md.`,
 			if err != nil {
 				return usage(verify.ExplainGitError(err))
 			}
-			if base != "" {
-				// A base without a config is an adoption only when the
-				// repository has none yet (AdoptedBaseline).
-				if bl, err = verify.AdoptedBaseline(ctx, r, rg, bl, !noFetch); err != nil {
-					return usage(verify.ExplainGitError(err))
-				}
+			// A base without a config (or no base: an orphan branch) is an
+			// adoption only when the repository has none yet
+			// (AdoptedBaseline).
+			if bl, err = verify.AdoptedBaseline(ctx, r, rg, bl, !noFetch); err != nil {
+				return usage(verify.ExplainGitError(err))
 			}
 			vc := bl.Config
 			// Signs that code ran before verify in this job (jobsigns.go):

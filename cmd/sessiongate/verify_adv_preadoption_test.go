@@ -17,7 +17,8 @@ import (
 // `.sessiongate.yaml` with `missing_trailer: warn` and `unsessioned: allow`
 // (no clash with main's sessiongate.yaml: the request merges cleanly) and a
 // hooks-off commit passed, exit 0, on both. When the default branch holds a
-// config, it is trusted now. Honest twins: the adoption itself (a person's
+// config, it is trusted now; an orphan branch (no base at all) read the work
+// tree's too. Honest twins: the adoption itself (a person's
 // commit on a branch, into a main without a config: its merge request and
 // its push) still reads the work tree's config and passes.
 func TestVerifyAdvBranchFromBeforeAdoption(t *testing.T) {
@@ -87,6 +88,16 @@ func TestVerifyAdvBranchFromBeforeAdoption(t *testing.T) {
 	git(adoptedDev, "add", "-A")
 	git(adoptedDev, "-c", "core.hooksPath=/dev/null", "commit", "-q", "-m", "feat: change greeting")
 	git(adoptedDev, "push", "-q", "--no-verify", "origin", "lazy")
+	// lazy: the same on an orphan branch, which has no base at all.
+	git(adoptedDev, "checkout", "-q", "--orphan", "orphan")
+	git(adoptedDev, "rm", "-rq", "--cached", ".")
+	if err := os.Remove(filepath.Join(adoptedDev, ".sessiongate.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	write(adoptedDev, "sessiongate.yaml", "verify:\n  missing_trailer: warn\n  unsessioned: allow\n")
+	git(adoptedDev, "add", "sessiongate.yaml", "greet.txt")
+	git(adoptedDev, "-c", "core.hooksPath=/dev/null", "commit", "-q", "-m", "feat: orphan greeting")
+	git(adoptedDev, "push", "-q", "--no-verify", "origin", "orphan")
 	// honest: the adoption of "fresh", on a branch of its own.
 	git(freshDev, "checkout", "-q", "-b", "adopt")
 	sg(freshDev, "init")
@@ -133,6 +144,10 @@ func TestVerifyAdvBranchFromBeforeAdoption(t *testing.T) {
 		{"lazy: GitHub push creating a branch from before the adoption", func() (string, []string) {
 			ci, head, _ := checkout(adoptedRemote, "lazy")
 			return ci, githubPush(ci, "refs/heads/lazy", zero, head)
+		}, 1, "sessiongate was adopted there", "(verify.unsessioned: allow)"},
+		{"lazy: GitHub push creating an orphan branch (no base at all)", func() (string, []string) {
+			ci, head, _ := checkout(adoptedRemote, "orphan")
+			return ci, githubPush(ci, "refs/heads/orphan", zero, head)
 		}, 1, "sessiongate was adopted there", "(verify.unsessioned: allow)"},
 		{"honest: the adoption's merge request", func() (string, []string) {
 			ci, head, main := checkout(freshRemote, "adopt")

@@ -22,7 +22,7 @@ func r52Greet(body string) map[string]string {
 	return map[string]string{"scripts/greet.sh": "#!/bin/bash\ng=helo\n" + body + "echo \"$g${1:+ $1}\"\n"}
 }
 
-var r52Rows = []r49Row{
+var r52PgrepRows = []r49Row{
 	// ---- Shape 1: `pgrep && warn` the script's last line. Its exit
 	// status is the answer wherever the script runs.
 	{name: "honest: dev.sh's last line warns of a jest watcher with &&, its exit status pgrep's",
@@ -190,7 +190,7 @@ var r52Rows = []r49Row{
 
 func TestRound52Pgrep(t *testing.T) {
 	gittest.Require(t)
-	for _, c := range r52Rows {
+	for _, c := range r52PgrepRows {
 		t.Run(c.name, func(t *testing.T) { r49JudgeHarness(t, c) })
 	}
 }

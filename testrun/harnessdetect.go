@@ -545,6 +545,24 @@ func (h *harnessScan) goSamePackage(files []harnessFile) {
 // reads reports whether harnessDetect reads file f.
 func (h *harnessScan) reads(f string) bool { return harnessCode(f) || h != nil && h.uses[f] }
 
+// scriptLines asks read, which parses a whole shell script, about one
+// line of it: parsed on the first question only, and never when on is
+// false (not a shell script).
+func scriptLines(on bool, src []byte, read func([]byte) map[string]bool) func(string) bool {
+	var got map[string]bool
+	return func(t string) bool {
+		if !on {
+			return false
+		}
+		if got == nil {
+			if got = read(src); got == nil {
+				got = map[string]bool{}
+			}
+		}
+		return got[t]
+	}
+}
+
 // harnessDetect says how a line the session added to code file f asks
 // whether the tests run it, "" when none does. was is the file at the
 // start (nil: new). h (nil: none) adds what the other changed files say.
@@ -610,37 +628,15 @@ func harnessDetect(f string, was, now []byte, h *harnessScan) string {
 	}
 	pgidNames, pyModNames := map[string]bool{}, map[string]bool{}
 	// searchAnswer: t holds a pgrep whose answer a shell script reads on
-	// past the warning the line check saw (searchAnswerLines, read once).
-	var answers map[string]bool
-	searchAnswer := func(t string) bool {
-		if !sh {
-			return false
-		}
-		if answers == nil {
-			if answers = searchAnswerLines(now); answers == nil {
-				answers = map[string]bool{}
-			}
-		}
-		return answers[t]
-	}
+	// past the warning the line check saw (searchAnswerLines).
+	searchAnswer := scriptLines(sh, now, searchAnswerLines)
 	if n, t := h.goTestSwitch(f, lines); n != "" {
 		return why(t, "branches on "+n+", which a _test.go's init or TestMain sets for the tests")
 	}
 	// searchQuiet: t holds only pgreps the syntax tree follows to a kill,
 	// a warning or nothing where the line check cannot (a `local
 	// pids=$(pgrep ...)`, a pipe through head or sed; searchQuietLines).
-	var quiet map[string]bool
-	searchQuiet := func(t string) bool {
-		if !sh {
-			return false
-		}
-		if quiet == nil {
-			if quiet = searchQuietLines(now); quiet == nil {
-				quiet = map[string]bool{}
-			}
-		}
-		return quiet[t]
-	}
+	searchQuiet := scriptLines(sh, now, searchQuietLines)
 	for i, t := range lines {
 		joined := quoteCharsRE.ReplaceAllString(joinQuotesRE.ReplaceAllString(t, ""), "")
 		for _, s := range []string{t, joined, joinedCalls(t)} {

@@ -212,3 +212,28 @@ func (r *Repo) CommitTime(ctx context.Context, rev string) (time.Time, error) {
 	}
 	return time.Unix(s, 0), nil
 }
+
+// FirstLanded returns the oldest commit on tip's first-parent line after
+// since whose change from its first parent touches path, with its
+// committer time: when a change to path reached the branch tip names (a
+// merge that brought it in, or the commit itself on a linear history).
+// "" when none did.
+func (r *Repo) FirstLanded(ctx context.Context, tip, since, path string) (string, time.Time, error) {
+	if strings.HasPrefix(tip, "-") || strings.HasPrefix(since, "-") {
+		return "", time.Time{}, fmt.Errorf("bad revision %q..%q", since, tip)
+	}
+	b, err := run(ctx, r.root, "log", "--first-parent", "--reverse", "--format=%H %ct", tip, "^"+since, "--", path)
+	if err != nil {
+		return "", time.Time{}, fmt.Errorf("list the changes of %s on the first-parent line of %s: %w", path, shorten.SHA(tip), err)
+	}
+	line, _, _ := strings.Cut(strings.TrimSpace(string(b)), "\n")
+	sha, ct, ok := strings.Cut(line, " ")
+	if !ok {
+		return "", time.Time{}, nil
+	}
+	s, err := strconv.ParseInt(ct, 10, 64)
+	if err != nil {
+		return "", time.Time{}, fmt.Errorf("read the time of %s: %q", sha, ct)
+	}
+	return sha, time.Unix(s, 0), nil
+}

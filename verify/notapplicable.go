@@ -87,10 +87,10 @@ func (t *protocolTrust) judgeNA(ctx context.Context, rc *recordCheck, sid string
 		return
 	}
 	rc.naJudged = true
-	spec := t.baseSpec()
+	spec := t.recordSpec(rc)
 	var pending []naMark
 	for _, m := range rc.na {
-		if spec != nil && len(rc.protocols) == 1 && t.bl.isProtocol(rc.protocols[0]) {
+		if spec != nil {
 			if st, ok := session.NAStanding(spec, m.phase, m.requirement); ok {
 				m.standing = st
 			}
@@ -140,6 +140,32 @@ func naArg(m naMark) string {
 		return m.requirement
 	}
 	return m.phase
+}
+
+// recordSpec is the protocol a record's one protocol sha names, when CI
+// holds it: the base's, or one the base held where the session's work
+// forks (protocolTrust.held). nil otherwise: the record's standing is
+// taken.
+func (t *protocolTrust) recordSpec(rc *recordCheck) *protocolspec.Spec {
+	if t == nil || t.bl == nil || len(rc.protocols) != 1 {
+		return nil
+	}
+	if t.bl.isProtocol(rc.protocols[0]) {
+		return t.baseSpec()
+	}
+	h, ok := t.held[rc.protocols[0]]
+	if !ok || len(h.body) == 0 {
+		return nil
+	}
+	if h.spec == nil {
+		sp, err := protocolspec.Parse(t.bl.ProtocolPath, h.body)
+		if err != nil {
+			return nil
+		}
+		h.spec = sp
+		t.held[rc.protocols[0]] = h
+	}
+	return h.spec
 }
 
 // baseSpec parses the base's protocol once (nil without one, or when it

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/sessiongate/sessiongate/config"
 	"github.com/sessiongate/sessiongate/gitrepo"
@@ -167,14 +168,33 @@ type protocolTrust struct {
 	clockErr   error
 	contFloor  *recordref.SchemaFloor // read at the first continuing record without continues_version (continued.go)
 	contErr    error
+	// held are the protocols, by sha256, a session ran under that the base
+	// held where its work forks, begun before the base changed them
+	// (check): a record under one is judged by it (notapplicable.go).
+	held map[string]heldProtocol
+}
+
+// heldProtocol is a protocol the base's history held at commit at.
+type heldProtocol struct {
+	at   string
+	body []byte
+	spec *protocolspec.Spec // parsed on first use (recordSpec)
 }
 
 // check returns a problem when the session's protocol sha256 is neither the
 // base's nor a version a listed signer accepted with a signature, and a
 // note when a signed acceptance vouched for it. start is the record's start
 // commit: it tells a protocol the base held before a change from one the
-// repository never held.
-func (t *protocolTrust) check(ctx context.Context, sha, start string) (problem, note string) {
+// repository never held. startedAt is the record's started_at: a session
+// that began before a person's protocol change reached the base keeps the
+// protocol it ran under (F2: a change on main failed every branch begun
+// before it, and main itself once they merged); one that began after the
+// change reached the base (an agent checking out an old commit to run
+// under a weaker protocol) fails. The base's first-parent commit that
+// brought the change is a person's or the forge's; started_at is
+// sessiongate's clock, held to the record's first version on the records
+// ref (recordshistory.go).
+func (t *protocolTrust) check(ctx context.Context, sha, start, startedAt string) (problem, note string) {
 	if t == nil || t.bl == nil || t.bl.ProtocolSHA == "" || sha == "" || t.bl.isProtocol(sha) {
 		return "", ""
 	}
@@ -212,7 +232,27 @@ func (t *protocolTrust) check(ctx context.Context, sha, start string) (problem, 
 		return msg + fmt.Sprintf("; it is the protocol as changed by %s inside this range: a protocol change binds once it is merged (land it on its own, reviewed), or when a listed signer signs its acceptance, not in the change it would excuse", shorten.SHA(c)), ""
 	}
 	if at, by := t.heldBefore(ctx, sha, start); at != "" {
-		return msg + fmt.Sprintf("; it is %s as the base's history held it at %s, where this session's work forks from the base, and %s on the base changed it since: a record keeps the protocol its session ran under, so work begun before a protocol change fails under the new one; do the work again in a session started on the base", t.bl.ProtocolPath, shorten.SHA(at), shorten.SHA(by)), ""
+		held := fmt.Sprintf("%s as the base's history held it at %s, where this session's work forks from the base", t.bl.ProtocolPath, shorten.SHA(at))
+		landed, when, err := t.repo.FirstLanded(ctx, t.bl.Rev, at, t.bl.ProtocolPath)
+		started, perr := time.Parse(time.RFC3339Nano, startedAt)
+		switch {
+		case err != nil || landed == "":
+			// git cannot say when the change reached the base: as before.
+		case perr != nil:
+			return msg + fmt.Sprintf("; it is %s, and %s on the base changed it since; the record's started_at %q is no time, so it cannot show the session began before the change", held, shorten.SHA(by), startedAt), ""
+		case started.Before(when):
+			if t.held == nil {
+				t.held = map[string]heldProtocol{}
+			}
+			if _, ok := t.held[sha]; !ok {
+				b, _ := t.repo.ReadAt(ctx, at, t.bl.ProtocolPath)
+				t.held[sha] = heldProtocol{at: at, body: b}
+			}
+			return "", fmt.Sprintf("the session ran under protocol sha256 %.12s, %s: it started at %s, before %s brought the change to the base (committed %s), and a record keeps the protocol its session ran under; CI's --rerun runs the base's command gates", sha, held, startedAt, shorten.SHA(landed), when.UTC().Format(time.RFC3339))
+		default:
+			return msg + fmt.Sprintf("; it is %s, but the session started at %s, after %s brought the change to the base (committed %s): a session started after a protocol change runs under it; merge or rebase onto the base and start a new session there", held, startedAt, shorten.SHA(landed), when.UTC().Format(time.RFC3339)), ""
+		}
+		return msg + fmt.Sprintf("; it is %s, and %s on the base changed it since: a record keeps the protocol its session ran under, but git cannot tell when the change reached the base; do the work again in a session started on the base", held, shorten.SHA(by)), ""
 	}
 	return msg + "; the repository never held it in this range (edited before the session and never committed, or a record made elsewhere)", ""
 }

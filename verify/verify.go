@@ -472,7 +472,7 @@ func checkCommit(ctx context.Context, src source, opts Options, trust *protocolT
 		rc = src.load(ctx, cr.SessionID)
 		cache[cr.SessionID] = rc
 		for _, sha := range rc.protocols {
-			p, note := trust.check(ctx, sha, rc.start)
+			p, note := trust.check(ctx, sha, rc.start, rc.startedAt)
 			if p != "" {
 				rc.problems = append(rc.problems, rc.path+": "+p)
 			}

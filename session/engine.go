@@ -178,8 +178,11 @@ type StartResult struct {
 	History      []HistoryEntry  `json:"history"`
 	Carried      []Violation     `json:"carried_violations"`
 	Superseded   []string        `json:"superseded_sessions,omitempty"`
-	SnapshotID   string          `json:"snapshot_id"`
-	ExpiresAt    time.Time       `json:"expires_at"`
+	// Notices are what the agent should know before the work (a protocol
+	// change on the default branch since this branch forked).
+	Notices    []string  `json:"notices,omitempty"`
+	SnapshotID string    `json:"snapshot_id"`
+	ExpiresAt  time.Time `json:"expires_at"`
 }
 
 // HistoryEntry is a previous session's summary, for the next session.
@@ -294,6 +297,9 @@ func (e *Engine) Start(ctx context.Context, req StartRequest) (*StartResult, err
 		s.State = StateWorking
 	}
 	res := &StartResult{SessionID: s.ID, State: s.State, Phase: s.Phase, ExpiresAt: s.ExpiresAt}
+	if n := e.baseChangedNotice(ctx, req.Repo, req.Spec, head, remoteTips); n != "" {
+		res.Notices = append(res.Notices, n)
+	}
 	// A session this one supersedes first records the commits it left to
 	// reconciliation (the post-commit handoff): once ABANDONED it is not
 	// reconciled any more.

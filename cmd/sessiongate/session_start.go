@@ -56,6 +56,9 @@ func newSessionStartCmd(a *app) *cobra.Command {
 					"its commits and violations stay recorded, and it cannot be resumed\n"+
 					"  to carry on a session instead of replacing it, check `sessiongate session status` before `session start`\n", id, where, res.SessionID)
 			}
+			for _, n := range res.Notices {
+				fmt.Fprintf(c.ErrOrStderr(), "sessiongate: %s\n", n)
+			}
 			if asJSON {
 				return writeJSON(c.OutOrStdout(), res)
 			}

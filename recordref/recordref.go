@@ -109,11 +109,15 @@ func git(ctx context.Context, dir string, stdin []byte, env []string, args ...st
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
 		msg := strings.TrimSpace(stderr.String())
-		if msg == "" {
-			msg = strings.TrimSpace(stdout.String())
+		if out := strings.TrimSpace(stdout.String()); msg == "" && out != "" {
+			// Its output alone hid why it failed (a kill, a signal).
+			msg = out + " (" + err.Error() + ")"
 		}
 		if msg == "" {
 			msg = err.Error()
+		}
+		if ctx.Err() != nil {
+			msg += " (" + ctx.Err().Error() + ")"
 		}
 		return stdout.String(), &gitError{args: args, msg: msg}
 	}

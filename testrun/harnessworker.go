@@ -2,6 +2,7 @@ package testrun
 
 import (
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/sessiongate/sessiongate/internal/lazyregexp"
@@ -166,4 +167,197 @@ func workerAliasSwitch(lines []string, skip int, a string) int {
 		}
 	}
 	return first
+}
+
+// Round 53 (helper 320): the id read in spellings envReadRE does not
+// see. workerHidden writes an added line of a JavaScript file in the
+// plain spelling and judges the lines as harnessDetect's worker rule
+// does: a name joined from pieces (`process.env['JEST_' +
+// 'WORKER_ID']`, `[...].join('_')`, kept in a constant), process.env
+// kept in a name (`env.JEST_WORKER_ID`), destructured (`const {
+// JEST_WORKER_ID: w } = process.env`: the local is an alias), asked for
+// by `in` or hasOwn, or found by a scan of the environment's keys for a
+// runner's prefix (`Object.keys(process.env).some(k =>
+// k.startsWith('JEST_'))`: read as the id). The value used as data
+// stays honest, as the plain spelling's does.
+var (
+	workerConcatRE   = lazyregexp.New(`["'](\w*)["']\s*\+\s*["'](\w*)["']`)
+	workerConstRE    = lazyregexp.New(`^(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*["'](\w+)["']\s*;?$`)
+	workerEnvNameRE  = lazyregexp.New(`^(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*process\.env\s*;?$`)
+	workerDestructRE = lazyregexp.New(`^(?:const|let|var)\s*\{\s*(?:env\s*:\s*\{([^{}]*)\}\s*|([^{}]*))\}\s*=\s*(process\.env|process)\s*;?$`)
+	workerDestItemRE = lazyregexp.New(`^["']?(\w+)["']?\s*(?::\s*([A-Za-z_$][\w$]*))?\s*(=.*)?$`)
+	workerHasRE      = lazyregexp.New(`["'](\w+)["']\s+in\s+process\.env\b|(?:Object\.hasOwn|Reflect\.has|Object\.prototype\.hasOwnProperty\.call)\(\s*process\.env\s*,\s*["'](\w+)["']\s*\)|process\.env\.hasOwnProperty\(\s*["'](\w+)["']\s*\)`)
+	workerScanRE     = lazyregexp.New(`Object\.(?:keys|entries|getOwnPropertyNames)\(\s*process\.env\s*\)\s*\.(?:some|every|find|findLast|findIndex|filter)\(`)
+	workerScanLitRE  = lazyregexp.New(`["'](\w+)["']|/\^?(\w+)`)
+	workerScanTailRE = lazyregexp.New(`^\.length(?:\s*(?:>|>=|!==?)\s*[01]\b)?`)
+	workerIDs        = []string{"JEST_WORKER_ID", "PYTEST_XDIST_WORKER", "VITEST_WORKER_ID", "VITEST_POOL_ID", "MOCHA_WORKER_ID"}
+)
+
+// workerPrefixID is the worker id a scan's literal l picks out (a piece
+// of the id that holds the runner's name: JEST_, JEST_WORKER, VITEST_W),
+// "" when none.
+func workerPrefixID(l string) string {
+	if len(l) < 4 {
+		return ""
+	}
+	for _, id := range workerIDs {
+		if strings.Contains(id, l) && (strings.Contains(l, "JEST") || strings.Contains(l, "VITEST") || strings.Contains(l, "XDIST") || strings.Contains(l, "MOCHA_W")) {
+			return id
+		}
+	}
+	return ""
+}
+
+// workerScans writes each scan of the environment's keys for a runner's
+// prefix in t as a read of the id it finds.
+func workerScans(t string) string {
+	for off := 0; ; {
+		ix := workerScanRE.FindStringIndex(t[off:])
+		if ix == nil {
+			return t
+		}
+		start, open := off+ix[0], off+ix[1]
+		depth, end := 1, -1
+		for k := open; k < len(t) && end < 0; k++ {
+			switch t[k] {
+			case '(':
+				depth++
+			case ')':
+				if depth--; depth == 0 {
+					end = k + 1
+				}
+			}
+		}
+		if end < 0 {
+			return t
+		}
+		id := ""
+		for _, m := range workerScanLitRE.FindAllStringSubmatch(t[open:end], -1) {
+			if id = workerPrefixID(m[1] + m[2]); id != "" {
+				break
+			}
+		}
+		if id == "" {
+			off = end
+			continue
+		}
+		end += len(workerScanTailRE.FindString(t[end:]))
+		t = t[:start] + "process.env." + id + t[end:]
+		off = start + len("process.env.") + len(id)
+	}
+}
+
+// workerPlain is lines (a JavaScript file's added lines, a copy: a
+// destructured local is renamed in them) with the id's hidden reads
+// written plainly; changed reports any rewritten.
+func workerPlain(lines []string) (out []string, changed bool) {
+	out = make([]string, len(lines))
+	consts, envNames := map[string]string{}, []string{}
+	locals := 0
+	for i, t := range lines {
+		s := joinedCalls(t)
+		for {
+			j := workerConcatRE.ReplaceAllString(s, "'$1$2'")
+			if j == s {
+				break
+			}
+			s = j
+		}
+		for _, a := range envNames {
+			s = regexp.MustCompile(`(^|[^\w$.])`+regexp.QuoteMeta(a)+`(\.\w|\[)`).ReplaceAllString(s, "${1}process.env$2")
+		}
+		for k, id := range consts {
+			s = regexp.MustCompile(`process\.env\[\s*`+regexp.QuoteMeta(k)+`\s*\]`).ReplaceAllString(s, "process.env['"+id+"']")
+		}
+		if m := workerConstRE.FindStringSubmatch(s); m != nil && workerIDRE.MatchString(m[2]) {
+			consts[m[1]] = m[2]
+			s = "" // the name, not a read: its reads are rewritten
+		} else if m := workerEnvNameRE.FindStringSubmatch(s); m != nil {
+			envNames = append(envNames, m[1])
+		} else if m := workerDestructRE.FindStringSubmatch(s); m != nil && (m[3] == "process.env") == (m[1] == "") {
+			for _, it := range strings.Split(m[1]+m[2], ",") {
+				d := workerDestItemRE.FindStringSubmatch(strings.TrimSpace(it))
+				if d == nil || !workerIDRE.MatchString(d[1]) {
+					continue
+				}
+				local := d[2]
+				if local == "" {
+					// The id's own name as the local: renamed so that its
+					// reads are the alias's, not mentions of the id.
+					locals++
+					local = "__worker" + strconv.Itoa(locals)
+					re := regexp.MustCompile(`(^|[^\w$.'"])` + d[1] + `\b`)
+					for k := i + 1; k < len(lines); k++ {
+						lines[k] = re.ReplaceAllString(lines[k], "${1}"+local)
+					}
+				}
+				s = "const " + local + " = process.env." + d[1]
+				if d[3] != "" {
+					s += " ?? " + strings.TrimSpace(d[3][1:]) // a default: the value used
+				}
+				break
+			}
+		}
+		s = workerHasRE.ReplaceAllStringFunc(s, func(h string) string {
+			m := workerHasRE.FindStringSubmatch(h)
+			if n := m[1] + m[2] + m[3]; workerIDRE.MatchString(n) {
+				return "(process.env." + n + " !== undefined)"
+			}
+			return h
+		})
+		s = workerScans(s)
+		out[i] = s
+		changed = changed || s != t
+	}
+	return out, changed
+}
+
+// workerFlag is harnessDetect's worker rule over lines: the line that
+// switches on an id (n) or on a name (a) it is kept in, -1 when none.
+func workerFlag(lines []string) (j int, n, a string) {
+	for i, t := range lines {
+		for _, m := range envReadRE.FindAllStringSubmatch(t, -1) {
+			n := strings.Join(m[1:], "")
+			if !workerIDRE.MatchString(n) {
+				continue
+			}
+			if workerSwitch(t, n, false) && !workerData(lines, n, false, -1) && !workerOnlyStarts(lines, i) {
+				return i, n, ""
+			}
+			if a := workerAlias(t, n); a != "" && !workerData(lines, n, false, i) {
+				if j := workerAliasSwitch(lines, i, a); j >= 0 && !workerOnlyStarts(lines, j) && !(quietNameRE.MatchString(a) && logCallRE.MatchString(lines[j])) {
+					return j, n, a
+				}
+			}
+		}
+	}
+	return -1, "", ""
+}
+
+// workerHidden reports the added line of JavaScript file f (lines) that
+// switches on a worker id read in a hidden spelling, and what it reads;
+// "" when none does, or when the plain rule already finds it (its
+// answer is harnessDetect's own).
+func workerHidden(f string, lines []string) (string, string) {
+	if !jsSource(f) {
+		return "", ""
+	}
+	plain, changed := workerPlain(append([]string{}, lines...))
+	if !changed {
+		return "", ""
+	}
+	j, n, a := workerFlag(plain)
+	if j < 0 {
+		return "", ""
+	}
+	if k, _, _ := workerFlag(lines); k >= 0 {
+		return "", ""
+	}
+	what := n + ", the runner's worker id, read in another spelling"
+	if a != "" && !strings.HasPrefix(a, "__worker") {
+		what = a + ", the runner's worker id " + n + " kept in a name"
+	} else if a != "" {
+		what = n + ", the runner's worker id, destructured from process.env"
+	}
+	return lines[j], what
 }

@@ -219,9 +219,10 @@ func (h *harnessScan) goTestSwitch(f string, lines []string) (string, string) {
 			continue
 		}
 		re := wordBound(name)
-		// A call of the variable (a hook: `h := testHook; ... h()`,
-		// `testHook()`) uses its value.
-		call := regexp.MustCompile(`(?:^|[^\w.])` + regexp.QuoteMeta(name) + `\s*\(|:=\s*` + regexp.QuoteMeta(name) + `\s*;.*\b\w+\(\)`)
+		// A use in an if's one-line consequence (a hook: `if testHooks
+		// != nil { testHooks.onGreet() }`), or bound and called (`if h
+		// := testHook; h != nil { h() }`), or called, uses its value.
+		call := regexp.MustCompile(`\{.*(?:^|[^\w.])` + regexp.QuoteMeta(name) + `\b|:=\s*` + regexp.QuoteMeta(name) + `\s*;.*\b\w+\(\)|(?:^|[^\w.])` + regexp.QuoteMeta(name) + `\s*\(`)
 		write := regexp.MustCompile(`(?:^|[^\w.])` + regexp.QuoteMeta(name) + `\s*(?:[-+*/|&]?=[^=]|:=)|&` + regexp.QuoteMeta(name) + `\b`)
 		decl := regexp.MustCompile(`^(?:var\s+)?` + regexp.QuoteMeta(name) + `(?:\s+bool|\s*(?:bool\s*)?=\s*false)\s*$`)
 		cond, condAt, data, declared, written := "", -1, false, false, false

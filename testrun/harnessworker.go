@@ -190,7 +190,25 @@ var (
 	workerScanRE     = lazyregexp.New(`Object\.(?:keys|entries|getOwnPropertyNames)\(\s*process\.env\s*\)\s*\.(?:some|every|find|findLast|findIndex|filter)\(`)
 	workerScanLitRE  = lazyregexp.New(`["'](\w+)["']|/\^?(\w+)`)
 	workerScanTailRE = lazyregexp.New(`^\.length(?:\s*(?:>|>=|!==?)\s*[01]\b)?`)
-	workerIDs        = []string{"JEST_WORKER_ID", "PYTEST_XDIST_WORKER", "VITEST_WORKER_ID", "VITEST_POOL_ID", "MOCHA_WORKER_ID"}
+	// workerWholeRE: the environment's keys or text asked for a piece
+	// of an id (`Object.keys(process.env).includes('JEST_WORKER_ID')`,
+	// `JSON.stringify(process.env).includes('JEST_')`, `/^JEST_/.test(
+	// Object.keys(process.env).join())`), with a comparison of indexOf's
+	// answer (workerIndexTailRE).
+	workerWholeRE     = lazyregexp.New(`(?:JSON\.stringify\(\s*process\.env\s*\)|String\(\s*Object\.keys\(\s*process\.env\s*\)\s*\)|Object\.keys\(\s*process\.env\s*\)(?:\.join\([^()]*\)|\.toString\(\))?)\.(?:includes|indexOf|match|search|startsWith|some)\(\s*(?:["'](\w+)["']|/\^?(\w+)[^/]*/\w*)\s*\)|/\^?(\w+)[^/]*/\w*\.test\(\s*(?:JSON\.stringify\(\s*process\.env\s*\)|String\(\s*Object\.keys\(\s*process\.env\s*\)\s*\)|Object\.keys\(\s*process\.env\s*\)(?:\.join\([^()]*\)|\.toString\(\))?)\s*\)`)
+	workerIndexTailRE = lazyregexp.New(`^\s*(?:!==?\s*-1|>=\s*0|>\s*-1)\b`)
+	// workerProcSpellRE: process.env spelled another way (`?.`,
+	// process['env']); workerOptChainRE: optional chaining, read as a
+	// plain member. workerProcNameRE: a name for process itself
+	// (`const p = process`, require('node:process'), an import);
+	// workerImportEnvRE: env imported from it.
+	workerProcSpellRE = lazyregexp.New(`\bprocess\s*(?:\?\.\s*env|\[\s*["']env["']\s*\])`)
+	workerOptChainRE  = lazyregexp.New(`\?\.(\[|[A-Za-z_$])`)
+	workerProcNameRE  = lazyregexp.New(`^(?:(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*(?:process|require\(\s*["'](?:node:)?process["']\s*\))|import\s+(?:\*\s+as\s+)?([A-Za-z_$][\w$]*)\s+from\s+["'](?:node:)?process["'])\s*;?$`)
+	workerImportEnvRE = lazyregexp.New(`^import\s*\{([^{}]*)\}\s*from\s*["'](?:node:)?process["']\s*;?$`)
+	workerOpenDestRE  = lazyregexp.New(`^(?:const|let|var)\s*\{[^{}]*$`)
+	workerCloseDestRE = lazyregexp.New(`^[^{}]*\}\s*=\s*[\w$.]+\s*;?$`)
+	workerIDs         = []string{"JEST_WORKER_ID", "PYTEST_XDIST_WORKER", "VITEST_WORKER_ID", "VITEST_POOL_ID", "MOCHA_WORKER_ID"}
 )
 
 // workerPrefixID is the worker id a scan's literal l picks out (a piece
@@ -252,10 +270,39 @@ func workerScans(t string) string {
 // written plainly; changed reports any rewritten.
 func workerPlain(lines []string) (out []string, changed bool) {
 	out = make([]string, len(lines))
-	consts, envNames := map[string]string{}, []string{}
+	consts, envNames, procNames := map[string]string{}, []string{}, []string{}
 	locals := 0
+	// A destructuring over several lines is read as one, on its first.
+	merged := map[int]bool{}
+	for i := 0; i < len(lines); i++ {
+		if !workerOpenDestRE.MatchString(lines[i]) {
+			continue
+		}
+		for k := i + 1; k < len(lines) && k < i+50; k++ {
+			if strings.ContainsAny(lines[k], "{") {
+				break
+			}
+			if workerCloseDestRE.MatchString(lines[k]) {
+				lines[i] = strings.Join(lines[i:k+1], " ")
+				for q := i + 1; q <= k; q++ {
+					lines[q], merged[q] = "", true
+				}
+				break
+			}
+		}
+	}
 	for i, t := range lines {
 		s := joinedCalls(t)
+		for _, a := range procNames {
+			s = regexp.MustCompile(`(^|[^\w$.])`+regexp.QuoteMeta(a)+`(\s*(?:\?\.|\.|\[\s*["'])env\b)`).ReplaceAllString(s, "${1}process$2")
+		}
+		s = workerProcSpellRE.ReplaceAllString(s, "process.env")
+		s = workerOptChainRE.ReplaceAllStringFunc(s, func(c string) string {
+			if c[2] == '[' {
+				return "["
+			}
+			return "." + c[2:]
+		})
 		for {
 			j := workerConcatRE.ReplaceAllString(s, "'$1$2'")
 			if j == s {
@@ -274,6 +321,27 @@ func workerPlain(lines []string) (out []string, changed bool) {
 			s = "" // the name, not a read: its reads are rewritten
 		} else if m := workerEnvNameRE.FindStringSubmatch(s); m != nil {
 			envNames = append(envNames, m[1])
+		} else if m := workerProcNameRE.FindStringSubmatch(s); m != nil {
+			procNames = append(procNames, m[1]+m[2])
+		} else if m := workerImportEnvRE.FindStringSubmatch(s); m != nil {
+			for _, it := range strings.Split(m[1], ",") {
+				if f := strings.Fields(it); len(f) == 3 && f[0] == "env" && f[1] == "as" {
+					envNames = append(envNames, f[2])
+				} else if len(f) == 1 && f[0] == "env" {
+					envNames = append(envNames, "env")
+				}
+			}
+		} else if m := workerDestructRE.FindStringSubmatch(s); m != nil && m[3] == "process" && m[1] == "" {
+			// env taken from process: a name for process.env.
+			for _, it := range strings.Split(m[2], ",") {
+				if d := workerDestItemRE.FindStringSubmatch(strings.TrimSpace(it)); d != nil && d[1] == "env" && d[3] == "" {
+					a := "env"
+					if d[2] != "" {
+						a = d[2]
+					}
+					envNames = append(envNames, a)
+				}
+			}
 		} else if m := workerDestructRE.FindStringSubmatch(s); m != nil && (m[3] == "process.env") == (m[1] == "") {
 			for _, it := range strings.Split(m[1]+m[2], ",") {
 				d := workerDestItemRE.FindStringSubmatch(strings.TrimSpace(it))
@@ -306,8 +374,23 @@ func workerPlain(lines []string) (out []string, changed bool) {
 			return h
 		})
 		s = workerScans(s)
+		s = workerWholeRE.ReplaceAllStringFunc(s, func(w string) string {
+			m := workerWholeRE.FindStringSubmatch(w)
+			if id := workerPrefixID(m[1] + m[2] + m[3]); id != "" {
+				return "process.env." + id + "\x00"
+			}
+			return w
+		})
+		if strings.Contains(s, "\x00") {
+			// indexOf's answer compared: the comparison is the read's.
+			parts := strings.Split(s, "\x00")
+			for k := 1; k < len(parts); k++ {
+				parts[k] = parts[k][len(workerIndexTailRE.FindString(parts[k])):]
+			}
+			s = strings.Join(parts, "")
+		}
 		out[i] = s
-		changed = changed || s != t
+		changed = changed || s != t || merged[i]
 	}
 	return out, changed
 }

@@ -100,6 +100,17 @@ func goTestSets(was, now []byte) map[string]string {
 						}
 					case *ast.FuncLit, *ast.CompositeLit:
 						continue // a hook or a fake's value
+					case *ast.UnaryExpr, *ast.BinaryExpr:
+						if s, ok := goJoinedString(r); ok {
+							val = strconv.Quote(s)
+						} else if testishBase(name) {
+							val = string(now[fs.Position(r.Pos()).Offset:fs.Position(r.End()).Offset])
+						} else if goBoolExpr(r) && !goEnvNameRE.MatchString(name) {
+							out[name] = goNeutralTrue // a computed true under a neutral name (`fastPath = 1 == 1`)
+							continue
+						} else {
+							continue
+						}
 					default:
 						// Round 53: a value the tests compute (`"t"+"est"
 						// != ""`, `testing.Short() || true`): a name for
@@ -127,6 +138,21 @@ func goTestSets(was, now []byte) map[string]string {
 // goNeutralTrue is goTestSets's value for a variable with a neutral
 // name (fastPath, skipChecks) a _test.go's init or TestMain sets true.
 const goNeutralTrue = "true (neutral)"
+
+// goBoolExpr reports an expression of a bool's shape: a negation, a
+// comparison or a logical operator.
+func goBoolExpr(e ast.Expr) bool {
+	switch e := e.(type) {
+	case *ast.UnaryExpr:
+		return e.Op == token.NOT
+	case *ast.BinaryExpr:
+		switch e.Op {
+		case token.EQL, token.NEQ, token.LSS, token.GTR, token.LEQ, token.GEQ, token.LAND, token.LOR:
+			return true
+		}
+	}
+	return false
+}
 
 // goJoinedString is e's value when it is string literals joined by +.
 func goJoinedString(e ast.Expr) (string, bool) {
@@ -224,7 +250,7 @@ func (h *harnessScan) goTestSwitch(f string, lines []string) (string, string) {
 		// := testHook; h != nil { h() }`), or called, uses its value.
 		call := regexp.MustCompile(`\{.*(?:^|[^\w.])` + regexp.QuoteMeta(name) + `\b|:=\s*` + regexp.QuoteMeta(name) + `\s*;.*\b\w+\(\)|(?:^|[^\w.])` + regexp.QuoteMeta(name) + `\s*\(`)
 		write := regexp.MustCompile(`(?:^|[^\w.])` + regexp.QuoteMeta(name) + `\s*(?:[-+*/|&]?=[^=]|:=)|&` + regexp.QuoteMeta(name) + `\b`)
-		decl := regexp.MustCompile(`^(?:var\s+)?` + regexp.QuoteMeta(name) + `(?:\s+bool|\s*(?:bool\s*)?=\s*false)\s*$`)
+		decl := regexp.MustCompile(`^(?:var\s+)?(?:\w+\s*,\s*)*` + regexp.QuoteMeta(name) + `(?:\s*,\s*\w+)*(?:\s+bool|\s*(?:bool\s*)?=\s*false)\s*$`)
 		cond, condAt, data, declared, written := "", -1, false, false, false
 		for i, t := range lines {
 			if !re.MatchString(t) {

@@ -206,6 +206,12 @@ var (
 	workerOptChainRE  = lazyregexp.New(`\?\.(\[|[A-Za-z_$])`)
 	workerProcNameRE  = lazyregexp.New(`^(?:(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*(?:process|require\(\s*["'](?:node:)?process["']\s*\))|import\s+(?:\*\s+as\s+)?([A-Za-z_$][\w$]*)\s+from\s+["'](?:node:)?process["'])\s*;?$`)
 	workerImportEnvRE = lazyregexp.New(`^import\s*\{([^{}]*)\}\s*from\s*["'](?:node:)?process["']\s*;?$`)
+	// workerTmplRE: a template literal with no substitution but of
+	// string literals, read as a string; workerTmplSubRE: such a
+	// substitution. workerGetRE: Reflect.get of a name.
+	workerTmplRE      = lazyregexp.New("`([\\w]*)`")
+	workerTmplSubRE   = lazyregexp.New("(`[\\w]*)\\$\\{\\s*[\"'](\\w*)[\"']\\s*\\}")
+	workerGetRE       = lazyregexp.New(`Reflect\.get\(\s*process\.env\s*,\s*["'](\w+)["']\s*\)`)
 	workerOpenDestRE  = lazyregexp.New(`^(?:const|let|var)\s*\{[^{}]*$`)
 	workerCloseDestRE = lazyregexp.New(`^[^{}]*\}\s*=\s*[\w$.]+\s*;?$`)
 	workerIDs         = []string{"JEST_WORKER_ID", "PYTEST_XDIST_WORKER", "VITEST_WORKER_ID", "VITEST_POOL_ID", "MOCHA_WORKER_ID"}
@@ -304,7 +310,8 @@ func workerPlain(lines []string) (out []string, changed bool) {
 			return "." + c[2:]
 		})
 		for {
-			j := workerConcatRE.ReplaceAllString(s, "'$1$2'")
+			j := workerTmplRE.ReplaceAllString(workerTmplSubRE.ReplaceAllString(s, "$1$2"), "'$1'")
+			j = workerConcatRE.ReplaceAllString(j, "'$1$2'")
 			if j == s {
 				break
 			}
@@ -373,6 +380,7 @@ func workerPlain(lines []string) (out []string, changed bool) {
 			}
 			return h
 		})
+		s = workerGetRE.ReplaceAllString(s, "process.env['$1']")
 		s = workerScans(s)
 		s = workerWholeRE.ReplaceAllStringFunc(s, func(w string) string {
 			m := workerWholeRE.FindStringSubmatch(w)

@@ -433,6 +433,17 @@ func workerHidden(f string, lines []string) (string, string) {
 	if !jsSource(f) {
 		return "", ""
 	}
+	// Every hidden spelling names process (process.env, its import).
+	any := false
+	for _, t := range lines {
+		if strings.Contains(t, "process") {
+			any = true
+			break
+		}
+	}
+	if !any {
+		return "", ""
+	}
 	plain, changed := workerPlain(append([]string{}, lines...))
 	if !changed {
 		return "", ""

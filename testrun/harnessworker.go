@@ -434,14 +434,14 @@ func workerHidden(f string, lines []string) (string, string) {
 		return "", ""
 	}
 	// Every hidden spelling names process (process.env, its import).
-	any := false
+	named := false
 	for _, t := range lines {
 		if strings.Contains(t, "process") {
-			any = true
+			named = true
 			break
 		}
 	}
-	if !any {
+	if !named {
 		return "", ""
 	}
 	plain, changed := workerPlain(append([]string{}, lines...))

@@ -215,11 +215,6 @@ var (
 // folder) that an added line (lines) of f branches on with no use of its
 // value on another added line; "" when none.
 //
-// Round 53: it also answers for a JavaScript file whose added lines
-// switch on a runner's worker id in a hidden spelling (workerHidden),
-// as harnessDetect asks it of every file first; the name it gives then
-// says what is read.
-//
 // A neutral name set true (goNeutralTrue: fastPath, skipChecks) is a
 // switch only when f's added lines declare it (the session made it, so
 // no code users run had set it) and never set it nor take its address
@@ -227,9 +222,6 @@ var (
 // (a verbose flag), and the name is no stand-in for a service the tests
 // cannot reach (offline, dryRun: goStandInRE).
 func (h *harnessScan) goTestSwitch(f string, lines []string) (string, string) {
-	if t, what := workerHidden(f, lines); t != "" {
-		return what, t
-	}
 	if h == nil || path.Ext(f) != ".go" {
 		return "", ""
 	}

@@ -779,13 +779,20 @@ func (e *Engine) sessionProtected(ctx context.Context, s *Session, repo Repo) (w
 // commit -m b`), the protocol edit the second made was charged to the
 // first (TestHooksOffEveryCommitOfTheCall).
 func (e *Engine) sessionProtectedAt(ctx context.Context, s *Session, repo Repo, at string) (why string, vio *Violation, err error) {
+	why, vio, _, err = e.sessionProtectedChanges(ctx, s, repo, at)
+	return why, vio, err
+}
+
+// sessionProtectedChanges is sessionProtectedAt that also returns the
+// changes the sentence lists (ProtectContentToken names them).
+func (e *Engine) sessionProtectedChanges(ctx context.Context, s *Session, repo Repo, at string) (why string, vio *Violation, changes []ProtectedChange, err error) {
 	patterns, trusted, err := e.protectionAt(ctx, repo.Root(), s.RepoID, s.TrustedStamp)
 	if err != nil || len(patterns) == 0 || len(trusted) == 0 {
-		return "", nil, err
+		return "", nil, nil, err
 	}
-	changes, err := e.currentChanges(ctx, repo, patterns, trusted, s.CreatedAt)
+	changes, err = e.currentChanges(ctx, repo, patterns, trusted, s.CreatedAt)
 	if err != nil || len(changes) == 0 {
-		return "", nil, err
+		return "", nil, nil, err
 	}
 	if at != "" {
 		changes = slices.DeleteFunc(changes, func(c ProtectedChange) bool {
@@ -807,7 +814,7 @@ func (e *Engine) sessionProtectedAt(ctx context.Context, s *Session, repo Repo, 
 			return slices.Contains(c.Trusted, sum) || sum == "" && len(c.Trusted) == 0
 		})
 		if len(changes) == 0 {
-			return "", nil, nil
+			return "", nil, nil, nil
 		}
 	}
 	msgs := make([]string, len(changes))
@@ -818,15 +825,15 @@ func (e *Engine) sessionProtectedAt(ctx context.Context, s *Session, repo Repo, 
 	msg := truncate(why, 1000)
 	vs, err := e.Store.ListViolations(ctx, ViolationFilter{SessionID: s.ID, Code: CodeProtectedChange, Limit: 50})
 	if err != nil {
-		return "", nil, fmt.Errorf("load violations: %w", err)
+		return "", nil, nil, fmt.Errorf("load violations: %w", err)
 	}
 	for _, v := range vs {
 		if v.Message == msg {
-			return why, nil, nil
+			return why, nil, changes, nil
 		}
 	}
 	return why, &Violation{SessionID: s.ID, RepoID: s.RepoID, Phase: s.Phase, Requirement: "protected files", Severity: SeverityHigh,
-		Code: CodeProtectedChange, Window: WindowSession, Message: msg, CreatedAt: e.now()}, nil
+		Code: CodeProtectedChange, Window: WindowSession, Message: msg, CreatedAt: e.now()}, changes, nil
 }
 
 // guardProtected refuses a gate call (validate, advance, end, an agent's
@@ -845,7 +852,7 @@ func (e *Engine) guardProtected(ctx context.Context, s *Session, call string) er
 	if err != nil {
 		return fmt.Errorf("open worktree %s to check protected files: %w", s.Worktree, err)
 	}
-	why, vio, err := e.sessionProtected(ctx, s, repo)
+	why, vio, changes, err := e.sessionProtectedChanges(ctx, s, repo, "")
 	if err != nil {
 		return fmt.Errorf("check protected files: %w", err)
 	}
@@ -855,6 +862,11 @@ func (e *Engine) guardProtected(ctx context.Context, s *Session, call string) er
 	err = e.Store.Update(ctx, func(w Writer) error {
 		if vio != nil {
 			if err := w.AddViolation(ctx, vio); err != nil {
+				return err
+			}
+			// What the files held: verify tells main's content merged in
+			// from an agent's edit by it (protectcontent.go).
+			if err := w.AppendEvent(ctx, &Event{SessionID: s.ID, Token: ProtectContentToken(changes), CreatedAt: vio.CreatedAt}); err != nil {
 				return err
 			}
 		}

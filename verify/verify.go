@@ -480,6 +480,7 @@ func checkCommit(ctx context.Context, src source, opts Options, trust *protocolT
 				rc.notes = append(rc.notes, note)
 			}
 		}
+		trust.excuseBaseContent(ctx, rc)
 	}
 	cr.Record = rc.path
 	trust.judgeNA(ctx, rc, cr.SessionID)

@@ -143,8 +143,11 @@ func TestR53FMergedBaseConfig(t *testing.T) {
 			if code != c.code {
 				t.Fatalf("verify: exit %d, want %d", code, c.code)
 			}
-			if c.code == 1 && !strings.Contains(out, "PROTECTED_CHANGE") {
+			if c.code == 1 && !regexp.MustCompile(`recorded \d+ violation\(s\) that bypassed the protocol: [^\n]*PROTECTED_CHANGE`).MatchString(out) {
 				t.Fatalf("a lazy branch must fail on its PROTECTED_CHANGE")
+			}
+			if c.code == 0 && !strings.Contains(out, "PROTECTED_CHANGE violation(s) named sessiongate.yaml holding exactly what the base") {
+				t.Fatalf("the honest branch's PROTECTED_CHANGE (recorded at the gate after the merge) must be named as main's content, not dropped unsaid")
 			}
 		})
 	}

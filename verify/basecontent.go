@@ -1,0 +1,85 @@
+package verify
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/sessiongate/sessiongate/internal/shorten"
+	"github.com/sessiongate/sessiongate/session"
+)
+
+// excuseBaseContent (F1) drops a record's PROTECTED_CHANGE violations from
+// the ones that fail its commits when each was about the range's base
+// content: a person changed sessiongate.yaml (or another protected file)
+// on main, the session's branch merged main mid-session, and the next gate
+// met main's content as an unaccepted change. The base is main as the CI
+// has it, where no agent commits, so its content is a person's.
+//
+// All or nothing, failing closed: every PROTECTED_CHANGE of the final
+// snapshot must have its protect:content event (session/protectcontent.go:
+// written with the violation, in the same transaction; a record without
+// events, one that shed them, or a violation recorded by another path has
+// fewer, and nothing is dropped), and every file every such event names
+// must hold, byte for byte, what it holds at the base. An agent's own
+// edit, a branch of its own merged in, or an old main revision merged in
+// names another content: the violations stay and fail as before.
+func (t *protocolTrust) excuseBaseContent(ctx context.Context, rc *recordCheck) {
+	if t == nil || t.bl == nil || t.bl.Rev == "" || t.repo == nil || rc == nil {
+		return
+	}
+	isProtected := func(v string) bool {
+		code, _, _ := strings.Cut(v, ":")
+		return code == session.CodeProtectedChange
+	}
+	marks := 0
+	for _, v := range rc.violations {
+		if isProtected(v) {
+			marks++
+		}
+	}
+	if marks == 0 {
+		return
+	}
+	var (
+		named []session.ProtectContentFile
+		paths []string
+		seen  int
+	)
+	for _, ev := range rc.events {
+		if !strings.HasPrefix(ev.Token, session.TokProtectContent+":") {
+			continue
+		}
+		files, ok := session.ParseProtectContent(ev.Token)
+		if !ok {
+			return
+		}
+		seen++
+		for _, f := range files {
+			if !f.Comparable {
+				return
+			}
+			named = append(named, f)
+			if !slices.Contains(paths, f.Path) {
+				paths = append(paths, f.Path)
+			}
+		}
+	}
+	if seen != marks {
+		return
+	}
+	slices.Sort(paths)
+	base, err := t.repo.SHA256sAt(ctx, t.bl.Rev, paths)
+	if err != nil {
+		return
+	}
+	for _, f := range named {
+		if base[f.Path] != f.SHA256 {
+			return
+		}
+	}
+	rc.violations = slices.DeleteFunc(rc.violations, isProtected)
+	rc.notes = append(rc.notes, fmt.Sprintf("%s: its %d PROTECTED_CHANGE violation(s) named %s holding exactly what the base %s holds (main's content merged into the branch, not the session's edit): not counted",
+		rc.path, marks, strings.Join(paths, ", "), shorten.SHA(t.bl.Rev)))
+}

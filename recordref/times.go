@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 )
 
 // StateAbandoned is session.StateAbandoned (recordref does not import
@@ -20,7 +21,15 @@ type Times struct {
 	// in): ABANDONED when the record's session says so (an abandoned
 	// session gets no snapshot of its own), else the final snapshot's.
 	State string
+	// ContentEvents are the version's events whose token begins with
+	// ContentEventPrefix, by seq: what each of its PROTECTED_CHANGE
+	// violations said the protected files held (verify/basecontent.go).
+	ContentEvents map[int64]string
 }
+
+// ContentEventPrefix is session.TokProtectContent + ":" (recordref does
+// not import session).
+const ContentEventPrefix = "protect:content:"
 
 // RecordTimes lists the started_at, ended_at and violations of every
 // version of session id's record in the ref's history at tip, oldest first. A record
@@ -57,6 +66,10 @@ func RecordTimes(ctx context.Context, dir, tip, id string) ([]Times, error) {
 					Violations []string `json:"violations"`
 				} `json:"state"`
 			} `json:"snapshots"`
+			Events []struct {
+				Seq   int64  `json:"seq"`
+				Token string `json:"token"`
+			} `json:"events"`
 		}
 		if json.Unmarshal(bodies[b], &head) != nil {
 			continue
@@ -69,6 +82,14 @@ func RecordTimes(ctx context.Context, dir, tip, id string) ([]Times, error) {
 			t.Violations = head.Snapshots[n-1].State.Violations
 			if t.State != StateAbandoned {
 				t.State = head.Snapshots[n-1].State.State
+			}
+		}
+		for _, ev := range head.Events {
+			if strings.HasPrefix(ev.Token, ContentEventPrefix) {
+				if t.ContentEvents == nil {
+					t.ContentEvents = map[int64]string{}
+				}
+				t.ContentEvents[ev.Seq] = ev.Token
 			}
 		}
 		ts = append(ts, t)

@@ -24,9 +24,12 @@ import (
 // fewer, and nothing is dropped), and every file every such event names
 // must hold, byte for byte, what it holds at the base. An agent's own
 // edit, a branch of its own merged in, or an old main revision merged in
-// names another content: the violations stay and fail as before.
+// names another content: the violations stay and fail as before. The
+// events must also read the same in the record's versions on the records
+// ref (recordshistory.go): at least two versions hold each, and no version
+// holds another token at its seq.
 func (t *protocolTrust) excuseBaseContent(ctx context.Context, rc *recordCheck) {
-	if t == nil || t.bl == nil || t.bl.Rev == "" || t.repo == nil || rc == nil {
+	if t == nil || t.bl == nil || t.bl.Rev == "" || t.repo == nil || rc == nil || rc.contentSplit {
 		return
 	}
 	isProtected := func(v string) bool {
@@ -52,7 +55,12 @@ func (t *protocolTrust) excuseBaseContent(ctx context.Context, rc *recordCheck) 
 			continue
 		}
 		files, ok := session.ParseProtectContent(ev.Token)
-		if !ok {
+		// The event as the records ref's history first held it: the
+		// violation's own version (written and pushed when it was
+		// recorded) and a later one, the same token. An agent that
+		// rewrites the event in its database afterwards (UPDATE events)
+		// to name the base's content splits them.
+		if !ok || rc.contentSeen[ev.Seq] != ev.Token || rc.contentCount[ev.Seq] < 2 {
 			return
 		}
 		seen++

@@ -42,7 +42,21 @@ func checkHistory(ctx context.Context, dir, tip, id string, rc *recordCheck) {
 		have[m] = true
 	}
 	var lost, split []string
+	rc.contentVersions = len(ts)
 	for _, t := range ts {
+		for seq, tok := range t.ContentEvents {
+			if rc.contentSeen == nil {
+				rc.contentSeen = map[int64]string{}
+			}
+			if was, ok := rc.contentSeen[seq]; ok && was != tok {
+				rc.contentSplit = true
+			}
+			rc.contentSeen[seq] = tok
+			if rc.contentCount == nil {
+				rc.contentCount = map[int64]int{}
+			}
+			rc.contentCount[seq]++
+		}
 		for _, m := range t.Violations {
 			if !have[m] && !slices.Contains(lost, m) {
 				lost = append(lost, m)

@@ -443,6 +443,14 @@ type recordCheck struct {
 	// liftable are the problems of an ABANDONED record that a later
 	// session continuing its work answers (continued.go).
 	liftable map[string]bool
+	// The protect:content events of the record's versions on the records
+	// ref (recordshistory.go): how many versions were read, the tokens
+	// by seq and how many versions held each, and whether one seq held
+	// two tokens (basecontent.go).
+	contentVersions int
+	contentSeen     map[int64]string
+	contentCount    map[int64]int
+	contentSplit    bool
 }
 
 // gatingViolation reports a violation code that means the protocol was

@@ -1,6 +1,9 @@
 package main
 
 import (
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -89,7 +92,7 @@ func TestR53FMergedBaseConfig(t *testing.T) {
 	// branch runs one session on a branch from m0: some work, then move()
 	// mid-session, then the QA gate (refused once: the config changed),
 	// a person's accept at a terminal, the gates again, the end.
-	branch := func(name string, move func(), qa string) string {
+	branch := func(name string, move func(), qa string, afterGate ...func()) string {
 		t.Helper()
 		w.git(t, w.dev, "checkout", "-q", "-b", name, m0)
 		w.qaCmd = qaA
@@ -105,6 +108,9 @@ func TestR53FMergedBaseConfig(t *testing.T) {
 		code, out, errb := sgBin(t, w.dev, w.env, "session", "advance", "--to", "DOCUMENTATION_UPDATE")
 		t.Logf("%s: the gate after the move: exit %d\n%s%s", name, code, out, errb)
 		acceptArgs(t, w, "--reason", name+": the config on the branch now")
+		for _, f := range afterGate {
+			f()
+		}
 		if code != 0 {
 			w.sg(t, w.dev, append([]string{"run", "--phase", "QA_VALIDATION", "--"}, strings.Fields(qa)...)...)
 			w.sg(t, w.dev, "session", "advance", "--to", "DOCUMENTATION_UPDATE")
@@ -123,6 +129,26 @@ func TestR53FMergedBaseConfig(t *testing.T) {
 	}, qaEdit)
 	lazyOwn := branch("lazy-own", merge(tweak), qaTweak)
 	lazyOld := branch("lazy-old", merge(p1), qaWeak)
+	// The agent with a shell rewrites the event that names its edit's
+	// content, in the database, to name main's.
+	const qaForge = "test -r ."
+	mainSum := sha256.Sum256([]byte(w.git(t, w.dev, "cat-file", "blob", p2+":sessiongate.yaml") + "\n"))
+	lazyForged := branch("lazy-forged", func() { setQA(w.dev, qaForge) }, qaForge, func() {
+		db, err := sql.Open("sqlite", "file:"+filepath.Join(w.dev, ".git", "sessiongate", "sessiongate.db")+"?_pragma=busy_timeout(5000)")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		res, err := db.Exec(`UPDATE events SET token = ? WHERE token LIKE 'protect:content:%' AND session_id = (SELECT id FROM sessions ORDER BY created_at DESC LIMIT 1)`,
+			"protect:content:sessiongate.yaml="+hex.EncodeToString(mainSum[:]))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n, _ := res.RowsAffected(); n != 1 {
+			t.Fatalf("forged %d protect:content events, want 1", n)
+		}
+		w.git(t, w.dev, "commit", "-q", "-am", "config")
+	})
 
 	const recs = "refs/sessiongate/records:refs/sessiongate/records"
 	cases := []struct {
@@ -134,6 +160,7 @@ func TestR53FMergedBaseConfig(t *testing.T) {
 		{"lazy: the agent edits sessiongate.yaml", lazyEdit, 1},
 		{"lazy: the agent merges its own branch's config edit", lazyOwn, 1},
 		{"lazy: the agent merges an old main revision with a weaker config", lazyOld, 1},
+		{"lazy: the agent rewrites the event to name main's content", lazyForged, 1},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

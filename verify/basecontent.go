@@ -28,7 +28,13 @@ import (
 // events must also read the same in the record's versions on the records
 // ref (recordshistory.go): at least two versions hold each, and no version
 // holds another token at its seq.
-func (t *protocolTrust) excuseBaseContent(ctx context.Context, rc *recordCheck) {
+//
+// The base is the range's (t.bl.Rev) and, when the CI names a default
+// branch this clone has as origin's, that branch's tip too: a push to a
+// branch is checked against its merge base with the default branch, and
+// an agent that merged an old main revision makes that revision the merge
+// base, whose (weaker) content its merge then "equals".
+func (t *protocolTrust) excuseBaseContent(ctx context.Context, rc *recordCheck, defaultBranch string) {
 	if t == nil || t.bl == nil || t.bl.Rev == "" || t.repo == nil || rc == nil || rc.contentSplit {
 		return
 	}
@@ -78,13 +84,21 @@ func (t *protocolTrust) excuseBaseContent(ctx context.Context, rc *recordCheck) 
 		return
 	}
 	slices.Sort(paths)
-	base, err := t.repo.SHA256sAt(ctx, t.bl.Rev, paths)
-	if err != nil {
-		return
+	revs := []string{t.bl.Rev}
+	if defaultBranch != "" {
+		if tip, err := t.repo.ResolveRev(ctx, "refs/remotes/origin/"+defaultBranch); err == nil && tip != "" && tip != t.bl.Rev {
+			revs = append(revs, tip)
+		}
 	}
-	for _, f := range named {
-		if base[f.Path] != f.SHA256 {
+	for _, rev := range revs {
+		base, err := t.repo.SHA256sAt(ctx, rev, paths)
+		if err != nil {
 			return
+		}
+		for _, f := range named {
+			if base[f.Path] != f.SHA256 {
+				return
+			}
 		}
 	}
 	rc.violations = slices.DeleteFunc(rc.violations, isProtected)

@@ -488,7 +488,7 @@ func checkCommit(ctx context.Context, src source, opts Options, trust *protocolT
 				rc.notes = append(rc.notes, note)
 			}
 		}
-		trust.excuseBaseContent(ctx, rc)
+		trust.excuseBaseContent(ctx, rc, opts.DefaultBranch)
 	}
 	cr.Record = rc.path
 	trust.judgeNA(ctx, rc, cr.SessionID)

@@ -155,18 +155,29 @@ func TestR53FMergedBaseConfig(t *testing.T) {
 		name string
 		tip  string
 		code int
+		push bool // verify as a GitHub push to the branch, not the range base..tip
 	}{
-		{"honest: main merged mid-session, accepted", honest, 0},
-		{"lazy: the agent edits sessiongate.yaml", lazyEdit, 1},
-		{"lazy: the agent merges its own branch's config edit", lazyOwn, 1},
-		{"lazy: the agent merges an old main revision with a weaker config", lazyOld, 1},
-		{"lazy: the agent rewrites the event to name main's content", lazyForged, 1},
+		{"honest: main merged mid-session, accepted", honest, 0, false},
+		{"honest: the same, as a GitHub push to its branch", honest, 0, true},
+		{"lazy: the agent edits sessiongate.yaml", lazyEdit, 1, false},
+		{"lazy: the agent merges its own branch's config edit", lazyOwn, 1, false},
+		{"lazy: the agent merges an old main revision with a weaker config", lazyOld, 1, false},
+		{"lazy: the agent rewrites the event to name main's content", lazyForged, 1, false},
+		{"lazy: the old main revision merged, as a GitHub push (its merge base is that revision)", lazyOld, 1, true},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			ci := w.checkout(t, "ci-"+strings.TrimSuffix(strings.Fields(c.name)[0], ":"), false, c.tip, "+refs/heads/*:refs/remotes/origin/*", recs)
-			code, out, errb := sgBin(t, ci, w.env, "verify", p2+".."+c.tip)
-			t.Logf("verify %s..%s: exit %d\n%s%s", p2[:8], c.tip[:8], code, out, errb)
+			env, args := w.env, []string{"verify", p2 + ".." + c.tip}
+			if c.push {
+				ref := "refs/heads/" + map[string]string{honest: "honest", lazyOld: "lazy-old"}[c.tip]
+				ev := w.event(t, "push-"+c.tip[:8], pushEvent(m0, c.tip, ref))
+				env = append(append([]string{}, w.env...), "GITHUB_ACTIONS=true", "GITHUB_EVENT_NAME=push", "GITHUB_EVENT_PATH="+ev,
+					"GITHUB_REF="+ref, "GITHUB_SHA="+c.tip)
+				args = []string{"verify"}
+			}
+			code, out, errb := sgBin(t, ci, env, args...)
+			t.Logf("%v: exit %d\n%s%s", args, code, out, errb)
 			if code != c.code {
 				t.Fatalf("verify: exit %d, want %d", code, c.code)
 			}

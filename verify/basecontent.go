@@ -8,6 +8,7 @@ import (
 
 	"github.com/sessiongate/sessiongate/internal/shorten"
 	"github.com/sessiongate/sessiongate/session"
+	"github.com/sessiongate/sessiongate/snapshot"
 )
 
 // excuseBaseContent (F1) drops a record's PROTECTED_CHANGE violations from
@@ -82,6 +83,13 @@ func (t *protocolTrust) excuseBaseContent(ctx context.Context, rc *recordCheck, 
 	}
 	if seen != marks {
 		return
+	}
+	// Nor one an earlier version held and the final one lost (deleted in
+	// the database, a forged one inserted at another seq).
+	for seq, tok := range rc.contentSeen {
+		if !slices.ContainsFunc(rc.events, func(ev snapshot.EventRef) bool { return ev.Seq == seq && ev.Token == tok }) {
+			return
+		}
 	}
 	slices.Sort(paths)
 	revs := []string{t.bl.Rev}

@@ -1,0 +1,122 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestR53LProtocolChangeLanded (F2, end to end with the real binary):
+// an agent's session starts on branch feat and commits; a person then
+// changes SESSION-PROTOCOL.md on main in a clone of their own (the local
+// tool asks them to accept it) and pushes; the session ends and its
+// records are pushed. verify origin/main..feat passes with a note naming
+// the fork point's protocol (it failed before F2: "and ... on the base
+// changed it since"), and so does the push of main that merges feat.
+// Lazy twin: after the change landed, the agent checks out the commit
+// before it on a new branch and runs a session there under the old
+// protocol: verify fails, saying the session started after the change
+// reached the base.
+func TestR53LProtocolChangeLanded(t *testing.T) {
+	t.Parallel()
+	w := newCIWorld(t)
+	w.env = append(w.env, "CLAUDECODE=", "CLAUDE_CODE_ENTRYPOINT=")
+	w.qaCmd = "test ! -f broken.txt" // main's QA command
+	fork := w.main
+
+	// The agent: a session on feat, begun before the person's change.
+	w.git(t, w.dev, "checkout", "-q", "-b", "feat", fork)
+	w.sg(t, w.dev, "session", "start", "--objective", "feat work")
+	w.sg(t, w.dev, "session", "evidence", "--phase", "CONTEXT_RETRIEVAL", "--type", "tool_output", "--value", "read the README")
+	w.sg(t, w.dev, "session", "evidence", "--phase", "GIT_STATE", "--type", "tool_output", "--value", "git status: clean")
+	w.sg(t, w.dev, "session", "advance", "--to", "WORKING")
+	w.write(t, "feat1.txt")
+	w.git(t, w.dev, "add", "-A")
+	w.git(t, w.dev, "commit", "-q", "-m", "feat: first part")
+	time.Sleep(1100 * time.Millisecond) // the change's committer time (seconds) after started_at
+
+	// The person: a clone of their own, the protocol changed on main.
+	person := filepath.Join(w.dir, "person")
+	w.git(t, w.dir, "clone", "-q", w.remote, person)
+	pw := *w
+	pw.dev = person
+	pw.sg(t, person, "install")
+	pw.sg(t, person, "records", "pull")
+	proto := filepath.Join(person, "SESSION-PROTOCOL.md")
+	orig, err := os.ReadFile(proto)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(proto, append(append([]byte{}, orig...), "\n## Review (BLOCKING)\n\nAsk a second reviewer before ending.\n"...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	acceptArgs(t, &pw, "--reason", "review rule")
+	pw.git(t, person, "commit", "-q", "-am", "docs: protocol asks for a second reviewer")
+	change := pw.git(t, person, "rev-parse", "HEAD")
+	pw.git(t, person, "push", "-q", "--no-verify", "origin", "main")
+	pw.sg(t, person, "records", "push")
+
+	// The agent finishes after the change landed, and pushes.
+	w.write(t, "feat2.txt")
+	w.git(t, w.dev, "add", "-A")
+	w.git(t, w.dev, "commit", "-q", "-m", "feat: second part")
+	w.sg(t, w.dev, append([]string{"run", "--phase", "QA_VALIDATION", "--"}, strings.Fields(w.qaCmd)...)...)
+	w.sg(t, w.dev, "session", "advance", "--to", "DOCUMENTATION_UPDATE")
+	w.sg(t, w.dev, "session", "end", "--summary", "done")
+	feat := w.git(t, w.dev, "rev-parse", "HEAD")
+	w.git(t, w.dev, "push", "-q", "--no-verify", "origin", "feat")
+	w.sg(t, w.dev, "records", "push")
+
+	// Lazy twin: after the change landed, a branch from the commit before
+	// it, a session there under the old protocol.
+	w.git(t, w.dev, "fetch", "-q", "origin")
+	w.git(t, w.dev, "checkout", "-q", "-b", "lazy", fork)
+	w.session(t, "lazy.txt")
+	lazy := w.git(t, w.dev, "rev-parse", "HEAD")
+	w.git(t, w.dev, "push", "-q", "--no-verify", "origin", "lazy")
+	w.sg(t, w.dev, "records", "push")
+
+	ref := "+refs/heads/*:refs/remotes/origin/*"
+	named := func(t *testing.T, name, tip string) (int, string) {
+		t.Helper()
+		ci := w.checkout(t, "ci-"+name, false, tip, ref, recsSpec)
+		code, out, errb := sgBin(t, ci, w.env, "verify", "origin/main.."+tip)
+		return code, out + errb
+	}
+	t.Run("honest: the branch begun before the change", func(t *testing.T) {
+		code, out := named(t, "feat", feat)
+		t.Logf("exit %d\n%s", code, out)
+		want := regexp.MustCompile(`held it at ` + fork[:12] + `.*before ` + change[:12] + ` brought the change to the base`)
+		if code != 0 || !want.MatchString(out) {
+			t.Fatalf("exit %d, want 0 with a note matching %s", code, want)
+		}
+	})
+	t.Run("lazy: a session on the old commit after the change landed", func(t *testing.T) {
+		code, out := named(t, "lazy", lazy)
+		t.Logf("exit %d\n%s", code, out)
+		if code != 1 || !strings.Contains(out, "after "+change[:12]+" brought the change to the base") {
+			t.Fatalf("exit %d, want 1 saying the session started after %s brought the change", code, change[:12])
+		}
+	})
+
+	// The person merges feat into main and pushes: main's push range.
+	pw.git(t, person, "fetch", "-q", "origin")
+	pw.sg(t, person, "records", "pull")
+	pw.git(t, person, "merge", "-q", "--no-ff", "-m", "Merge branch 'feat'", "origin/feat")
+	merge := pw.git(t, person, "rev-parse", "HEAD")
+	pw.git(t, person, "push", "-q", "--no-verify", "origin", "main")
+	pw.sg(t, person, "records", "push")
+	t.Run("honest: the push of main that merges the branch", func(t *testing.T) {
+		ci := w.checkout(t, "ci-main", false, merge, "+refs/heads/main:refs/remotes/origin/main", recsSpec)
+		env := append(append([]string{}, w.env...), "GITHUB_ACTIONS=true", "GITHUB_EVENT_NAME=push",
+			"GITHUB_EVENT_PATH="+w.event(t, "main-push", pushEvent(change, merge, "refs/heads/main")))
+		code, out, errb := sgBin(t, ci, env, "verify")
+		t.Logf("exit %d\n%s%s", code, out, errb)
+		if code != 0 || !strings.Contains(out, "before "+change[:12]+" brought the change to the base") {
+			t.Fatalf("exit %d, want 0 with the note naming %s", code, change[:12])
+		}
+	})
+}

@@ -11,8 +11,8 @@ import (
 
 // TestR53LProtocolChangeLanded (F2, end to end with the real binary):
 // an agent's session starts on branch feat and commits; a person then
-// changes SESSION-PROTOCOL.md on main in a clone of their own (the local
-// tool asks them to accept it) and pushes; the session ends and its
+// changes SESSION-PROTOCOL.md on main in a clone of their own and accepts
+// it signed (a listed signer: main's push re-checks that commit) and pushes; the session ends and its
 // records are pushed. verify origin/main..feat passes with a note naming
 // the fork point's protocol (it failed before F2: "and ... on the base
 // changed it since"), and so does the push of main that merges feat.
@@ -22,9 +22,9 @@ import (
 // reached the base.
 func TestR53LProtocolChangeLanded(t *testing.T) {
 	t.Parallel()
-	w := newCIWorld(t)
+	sw := newSignedWorld(t, true)
+	w := sw.ciWorld
 	w.env = append(w.env, "CLAUDECODE=", "CLAUDE_CODE_ENTRYPOINT=")
-	w.qaCmd = "test ! -f broken.txt" // main's QA command
 	fork := w.main
 
 	// The agent: a session on feat, begun before the person's change.
@@ -53,7 +53,12 @@ func TestR53LProtocolChangeLanded(t *testing.T) {
 	if err := os.WriteFile(proto, append(append([]byte{}, orig...), "\n## Review (BLOCKING)\n\nAsk a second reviewer before ending.\n"...), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	acceptArgs(t, &pw, "--reason", "review rule")
+	// The person is alice, a listed signer: she signs her commits and the
+	// acceptance (what main's push, which re-checks her commit, asks).
+	pw.git(t, person, "config", "user.signingkey", filepath.Join(sw.keys, "alice"))
+	pw.git(t, person, "config", "user.email", "alice@example.com")
+	pw.git(t, person, "config", "commit.gpgsign", "true")
+	acceptArgs(t, &pw, "--reason", "review rule", "--sign")
 	pw.git(t, person, "commit", "-q", "-am", "docs: protocol asks for a second reviewer")
 	change := pw.git(t, person, "rev-parse", "HEAD")
 	pw.git(t, person, "push", "-q", "--no-verify", "origin", "main")

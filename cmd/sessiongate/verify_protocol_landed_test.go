@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -123,5 +124,82 @@ func TestR53LProtocolChangeLanded(t *testing.T) {
 		if code != 0 || !strings.Contains(out, "before "+change[:12]+" brought the change to the base") {
 			t.Fatalf("exit %d, want 0 with the note naming %s", code, change[:12])
 		}
+	})
+}
+
+// r53LGitEnv runs git in dir with the world's environment plus env.
+func r53LGitEnv(t *testing.T, w *ciWorld, dir string, env []string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = append(append(os.Environ(), w.env...), env...)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %v in %s: %v\n%s", args, dir, err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// TestR53LProtocolLandedForwardDated: the time F2 takes for "the change
+// reached the base" is the committer time of the base's first-parent
+// commit that brought it, which on a fast-forward is the commit's author's
+// word. An agent proposes a protocol change (a person accepts it signed
+// and fast-forwards main to it) committed with GIT_COMMITTER_DATE far
+// ahead; then, on the commit before it, it runs sessions under the old
+// protocol: every one "started before the change landed".
+func TestR53LProtocolLandedForwardDated(t *testing.T) {
+	t.Parallel()
+	sw := newSignedWorld(t, true)
+	w := sw.ciWorld
+	w.env = append(w.env, "CLAUDECODE=", "CLAUDE_CODE_ENTRYPOINT=")
+	fork := w.main
+	future := time.Now().Add(30 * 24 * time.Hour).UTC().Format(time.RFC3339)
+
+	// The proposal: the protocol change, accepted by alice (signed), then
+	// committed in a session with the committer date a month ahead.
+	w.git(t, w.dev, "checkout", "-q", "-b", "proposal", fork)
+	proto := filepath.Join(w.dev, "SESSION-PROTOCOL.md")
+	orig, err := os.ReadFile(proto)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(proto, append(append([]byte{}, orig...), "\n## Review (BLOCKING)\n\nAsk a second reviewer before ending.\n"...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	w.git(t, w.dev, "config", "user.signingkey", filepath.Join(sw.keys, "alice"))
+	acceptArgs(t, w, "--reason", "review rule", "--sign")
+	w.git(t, w.dev, "config", "--unset", "user.signingkey")
+	w.sessionWith(t, func() {
+		w.git(t, w.dev, "add", "-A")
+		r53LGitEnv(t, w, w.dev, []string{"GIT_COMMITTER_DATE=" + future}, "commit", "-q", "-m", "docs: protocol asks for a second reviewer")
+	})
+	change := w.git(t, w.dev, "rev-parse", "HEAD")
+	// A person fast-forwards main to it.
+	w.git(t, w.dev, "push", "-q", "--no-verify", "origin", "proposal", "proposal:main")
+	w.sg(t, w.dev, "records", "push")
+
+	lazySession := func(name string) string {
+		t.Helper()
+		w.git(t, w.dev, "checkout", "-q", "-b", name, fork)
+		if err := os.WriteFile(proto, orig, 0o644); err != nil { // the old protocol, as the fork holds it
+			t.Fatal(err)
+		}
+		w.session(t, name+".txt")
+		w.git(t, w.dev, "push", "-q", "--no-verify", "origin", name)
+		w.sg(t, w.dev, "records", "push")
+		return w.git(t, w.dev, "rev-parse", "HEAD")
+	}
+	lazyA := lazySession("lazy-a")
+	verifyLazy := func(t *testing.T, name, tip string) {
+		t.Helper()
+		ci := w.checkout(t, "ci-"+name, false, tip, "+refs/heads/*:refs/remotes/origin/*", recsSpec)
+		code, out, errb := sgBin(t, ci, w.env, "verify", "origin/main.."+tip)
+		t.Logf("exit %d\n%s%s", code, out, errb)
+		if code != 1 || !strings.Contains(out, "protocol sha256") {
+			t.Fatalf("exit %d, want 1: a session begun after %s landed, under the protocol it replaced", code, change[:12])
+		}
+	}
+	t.Run("lazy: the change dated a month ahead is main's tip", func(t *testing.T) {
+		verifyLazy(t, "a", lazyA)
 	})
 }

@@ -214,10 +214,17 @@ func (r *Repo) CommitTime(ctx context.Context, rev string) (time.Time, error) {
 }
 
 // FirstLanded returns the oldest commit on tip's first-parent line after
-// since whose change from its first parent touches path, with its
-// committer time: when a change to path reached the branch tip names (a
-// merge that brought it in, or the commit itself on a linear history).
-// "" when none did.
+// since whose change from its first parent touches path, with the time the
+// change was on that line by: the earliest committer time of that commit
+// and of every first-parent commit after it up to tip. It names when a
+// change to path reached the branch tip names (a merge that brought it in,
+// or the commit itself on a linear history). A committer time is its
+// writer's word: on a fast-forward the commit that brings the change is
+// its author's, dated as they chose (GIT_COMMITTER_DATE a month ahead made
+// every later session look begun before the change landed), while each
+// first-parent commit after it was made once the change was there, so the
+// earliest of them bounds the landing; a date ahead only ever moves it
+// later, which the caller judges against its own clock. "" when none did.
 func (r *Repo) FirstLanded(ctx context.Context, tip, since, path string) (string, time.Time, error) {
 	if strings.HasPrefix(tip, "-") || strings.HasPrefix(since, "-") {
 		return "", time.Time{}, fmt.Errorf("bad revision %q..%q", since, tip)
@@ -234,6 +241,17 @@ func (r *Repo) FirstLanded(ctx context.Context, tip, since, path string) (string
 	s, err := strconv.ParseInt(ct, 10, 64)
 	if err != nil {
 		return "", time.Time{}, fmt.Errorf("read the time of %s: %q", sha, ct)
+	}
+	after, err := run(ctx, r.root, "log", "--first-parent", "--format=%ct", tip, "^"+sha)
+	if err != nil {
+		return "", time.Time{}, fmt.Errorf("list the first-parent commits of %s after %s: %w", shorten.SHA(tip), shorten.SHA(sha), err)
+	}
+	for _, f := range strings.Fields(string(after)) {
+		n, err := strconv.ParseInt(f, 10, 64)
+		if err != nil {
+			return "", time.Time{}, fmt.Errorf("read a committer time after %s: %q", shorten.SHA(sha), f)
+		}
+		s = min(s, n)
 	}
 	return sha, time.Unix(s, 0), nil
 }

@@ -174,6 +174,11 @@ type protocolTrust struct {
 	held map[string]heldProtocol
 }
 
+// landedAhead is how far ahead of verify's clock the time a protocol
+// change reached the base (gitrepo.FirstLanded) may lie, for clocks that
+// differ a little between machines, before it is taken for no time.
+const landedAhead = 10 * time.Minute
+
 // heldProtocol is a protocol the base's history held at commit at.
 type heldProtocol struct {
 	at   string
@@ -238,6 +243,13 @@ func (t *protocolTrust) check(ctx context.Context, sha, start, startedAt string)
 		switch {
 		case err != nil || landed == "":
 			// git cannot say when the change reached the base: as before.
+		case when.After(time.Now().Add(landedAhead)):
+			// A committer date ahead of this run's clock is its writer's
+			// word, not a time the base held the old protocol until: an
+			// agent's protocol change fast-forwarded onto main, dated a
+			// month ahead, passed every session begun on the commit
+			// before it in that month (TestR53LProtocolLandedForwardDated).
+			return msg + fmt.Sprintf("; it is %s, and %s on the base changed it since, but git dates that change %s, ahead of this run's clock (a committer date is its writer's word), so it cannot show the session began before the change reached the base; do the work again in a session started on the base", held, shorten.SHA(landed), when.UTC().Format(time.RFC3339)), ""
 		case perr != nil:
 			return msg + fmt.Sprintf("; it is %s, and %s on the base changed it since; the record's started_at %q is no time, so it cannot show the session began before the change", held, shorten.SHA(by), startedAt), ""
 		case started.Before(when):
@@ -248,9 +260,9 @@ func (t *protocolTrust) check(ctx context.Context, sha, start, startedAt string)
 				b, _ := t.repo.ReadAt(ctx, at, t.bl.ProtocolPath)
 				t.held[sha] = heldProtocol{at: at, body: b}
 			}
-			return "", fmt.Sprintf("the session ran under protocol sha256 %.12s, %s: it started at %s, before %s brought the change to the base (committed %s), and a record keeps the protocol its session ran under; CI's --rerun runs the base's command gates", sha, held, startedAt, shorten.SHA(landed), when.UTC().Format(time.RFC3339))
+			return "", fmt.Sprintf("the session ran under protocol sha256 %.12s, %s: it started at %s, before %s brought the change to the base (there by %s), and a record keeps the protocol its session ran under; CI's --rerun runs the base's command gates", sha, held, startedAt, shorten.SHA(landed), when.UTC().Format(time.RFC3339))
 		default:
-			return msg + fmt.Sprintf("; it is %s, but the session started at %s, after %s brought the change to the base (committed %s): a session started after a protocol change runs under it; merge or rebase onto the base and start a new session there", held, startedAt, shorten.SHA(landed), when.UTC().Format(time.RFC3339)), ""
+			return msg + fmt.Sprintf("; it is %s, but the session started at %s, after %s brought the change to the base (there by %s): a session started after a protocol change runs under it; merge or rebase onto the base and start a new session there", held, startedAt, shorten.SHA(landed), when.UTC().Format(time.RFC3339)), ""
 		}
 		return msg + fmt.Sprintf("; it is %s, and %s on the base changed it since: a record keeps the protocol its session ran under, but git cannot tell when the change reached the base; do the work again in a session started on the base", held, shorten.SHA(by)), ""
 	}

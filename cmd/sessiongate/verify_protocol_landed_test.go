@@ -146,7 +146,9 @@ func r53LGitEnv(t *testing.T, w *ciWorld, dir string, env []string, args ...stri
 // word. An agent proposes a protocol change (a person accepts it signed
 // and fast-forwards main to it) committed with GIT_COMMITTER_DATE far
 // ahead; then, on the commit before it, it runs sessions under the old
-// protocol: every one "started before the change landed".
+// protocol: every one "started before the change landed" (exit 0 on
+// 6cf7d627). Now the landing is bounded by the later first-parent commits'
+// times too, and a landing time ahead of verify's clock proves nothing.
 func TestR53LProtocolLandedForwardDated(t *testing.T) {
 	t.Parallel()
 	sw := newSignedWorld(t, true)
@@ -189,17 +191,40 @@ func TestR53LProtocolLandedForwardDated(t *testing.T) {
 		w.sg(t, w.dev, "records", "push")
 		return w.git(t, w.dev, "rev-parse", "HEAD")
 	}
+	t.Run("honest: the fast-forward push of main that lands the change", func(t *testing.T) {
+		ci := w.checkout(t, "ci-main", false, change, "+refs/heads/main:refs/remotes/origin/main", recsSpec)
+		env := append(append([]string{}, w.env...), "GITHUB_ACTIONS=true", "GITHUB_EVENT_NAME=push",
+			"GITHUB_EVENT_PATH="+w.event(t, "main-push", pushEvent(fork, change, "refs/heads/main")))
+		code, out, errb := sgBin(t, ci, env, "verify")
+		t.Logf("exit %d\n%s%s", code, out, errb)
+		if code != 0 {
+			t.Fatalf("exit %d, want 0: the landing of a signed protocol change passes", code)
+		}
+	})
 	lazyA := lazySession("lazy-a")
-	verifyLazy := func(t *testing.T, name, tip string) {
+	verifyLazy := func(t *testing.T, name, tip, want string) {
 		t.Helper()
 		ci := w.checkout(t, "ci-"+name, false, tip, "+refs/heads/*:refs/remotes/origin/*", recsSpec)
 		code, out, errb := sgBin(t, ci, w.env, "verify", "origin/main.."+tip)
 		t.Logf("exit %d\n%s%s", code, out, errb)
-		if code != 1 || !strings.Contains(out, "protocol sha256") {
-			t.Fatalf("exit %d, want 1: a session begun after %s landed, under the protocol it replaced", code, change[:12])
+		if code != 1 || !strings.Contains(out, want) {
+			t.Fatalf("exit %d, want 1 saying %q: a session begun after %s landed, under the protocol it replaced", code, want, change[:12])
 		}
 	}
 	t.Run("lazy: the change dated a month ahead is main's tip", func(t *testing.T) {
-		verifyLazy(t, "a", lazyA)
+		verifyLazy(t, "a", lazyA, "ahead of this run's clock")
+	})
+	// Main moves on: a person's commit, dated as made. It was made after
+	// the change had landed, so its time bounds the landing.
+	w.git(t, w.dev, "fetch", "-q", "origin")
+	w.git(t, w.dev, "checkout", "-q", "-B", "main", "origin/main")
+	w.write(t, "later.txt")
+	w.git(t, w.dev, "add", "-A")
+	w.git(t, w.dev, "commit", "-q", "-m", "chore: a later commit on main")
+	w.git(t, w.dev, "push", "-q", "--no-verify", "origin", "main")
+	w.sg(t, w.dev, "records", "push")
+	lazyB := lazySession("lazy-b")
+	t.Run("lazy: begun after a later commit on main, the forward date below it", func(t *testing.T) {
+		verifyLazy(t, "b", lazyB, "after "+change[:12]+" brought the change to the base")
 	})
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"database/sql"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -105,6 +106,66 @@ func TestR53LProtocolChangeLanded(t *testing.T) {
 		t.Logf("exit %d\n%s", code, out)
 		if code != 1 || !strings.Contains(out, "after "+change[:12]+" brought the change to the base") {
 			t.Fatalf("exit %d, want 1 saying the session started after %s brought the change", code, change[:12])
+		}
+	})
+
+	// Lazy, the same session on other CI shapes: a GitLab merge request
+	// (its diff base is the merge base, the fork point, whose protocol is
+	// the old one) and a GitHub push creating the branch (the merge base
+	// with the default branch too). Logged, not asserted: the base verify
+	// trusts there is the fork point's, before F2 as after (notes).
+	for _, shape := range []string{"gitlab-mr", "github-push"} {
+		t.Run("left open: "+shape+" of the lazy branch", func(t *testing.T) {
+			ci := w.checkout(t, "ci-"+shape, false, lazy, ref, recsSpec)
+			env := append([]string{}, w.env...)
+			if shape == "gitlab-mr" {
+				env = append(env, "GITLAB_CI=true", "CI_PIPELINE_SOURCE=merge_request_event", "CI_MERGE_REQUEST_DIFF_BASE_SHA="+fork,
+					"CI_COMMIT_SHA="+lazy, "CI_MERGE_REQUEST_SOURCE_BRANCH_SHA="+lazy, "CI_MERGE_REQUEST_IID=4",
+					"CI_MERGE_REQUEST_TARGET_BRANCH_NAME=main", "CI_DEFAULT_BRANCH=main", "CI_MERGE_REQUEST_SOURCE_BRANCH_NAME=lazy")
+			} else {
+				env = append(env, "GITHUB_ACTIONS=true", "GITHUB_EVENT_NAME=push", "GITHUB_REF=refs/heads/lazy", "GITHUB_SHA="+lazy,
+					"GITHUB_EVENT_PATH="+w.event(t, shape, pushEvent("0000000000000000000000000000000000000000", lazy, "refs/heads/lazy")))
+			}
+			code, out, errb := sgBin(t, ci, env, "verify")
+			t.Logf("exit %d\n%s%s", code, out, errb)
+		})
+	}
+	// Lazy: started_at moved back in the local database (python3's
+	// sqlite3 does the same) right after the start, before anything is
+	// pushed.
+	w.git(t, w.dev, "checkout", "-q", "-b", "lazy-db", fork)
+	sid := regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`).FindString(w.sg(t, w.dev, "session", "start", "--objective", "backdated"))
+	db, err := sql.Open("sqlite", "file:"+filepath.Join(w.dev, ".git", "sessiongate", "sessiongate.db")+"?_pragma=busy_timeout(5000)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res, err := db.Exec(`UPDATE sessions SET created_at = created_at - 7200000000000 WHERE id = ?`, sid); err != nil {
+		t.Fatal(err)
+	} else if n, _ := res.RowsAffected(); n != 1 {
+		t.Fatalf("backdate session %s: %d rows", sid, n)
+	}
+	db.Close()
+	w.sg(t, w.dev, "session", "evidence", "--phase", "CONTEXT_RETRIEVAL", "--type", "tool_output", "--value", "read the README")
+	w.sg(t, w.dev, "session", "evidence", "--phase", "GIT_STATE", "--type", "tool_output", "--value", "git status: clean")
+	w.sg(t, w.dev, "session", "advance", "--to", "WORKING")
+	w.write(t, "lazy-db.txt")
+	w.git(t, w.dev, "add", "-A")
+	w.git(t, w.dev, "commit", "-q", "-m", "add lazy-db.txt")
+	if code, out, errb := sgBin(t, w.dev, w.env, append([]string{"run", "--phase", "QA_VALIDATION", "--"}, strings.Fields(w.qaCmd)...)...); code != 0 {
+		t.Logf("QA after the backdating: exit %d\n%s%s", code, out, errb)
+	}
+	sgBin(t, w.dev, w.env, "session", "advance", "--to", "DOCUMENTATION_UPDATE")
+	if code, out, errb := sgBin(t, w.dev, w.env, "session", "end", "--summary", "done"); code != 0 {
+		t.Logf("end after the backdating: exit %d\n%s%s", code, out, errb)
+	}
+	lazyDB := w.git(t, w.dev, "rev-parse", "HEAD")
+	w.git(t, w.dev, "push", "-q", "--no-verify", "origin", "lazy-db")
+	w.sg(t, w.dev, "records", "push")
+	t.Run("lazy: started_at moved back in the database", func(t *testing.T) {
+		code, out := named(t, "lazy-db", lazyDB)
+		t.Logf("exit %d\n%s", code, out)
+		if code != 1 {
+			t.Fatalf("exit %d, want 1: a session begun after the change, its start moved back", code)
 		}
 	})
 

@@ -19,6 +19,7 @@ import (
 	"github.com/sessiongate/sessiongate/protocolspec"
 	"github.com/sessiongate/sessiongate/recordref"
 	"github.com/sessiongate/sessiongate/session"
+	"github.com/sessiongate/sessiongate/snapshot"
 )
 
 // What CI re-checks instead of taking the local machine's word: the
@@ -394,4 +395,34 @@ func oneLine(s string) string {
 		s = s[:117] + "..."
 	}
 	return s
+}
+
+// startEventAt returns the time of the record's first start event
+// (session.TokStartPath and its kin, written in the start's transaction
+// with the session's created_at), "" when the record holds none (shed for
+// size, or older). A session row's created_at moved back in the agent's
+// database after the start (UPDATE sessions) reached every version of the
+// record on the ref, so only the events, dated when they were written,
+// tell (helper 322).
+func startEventAt(evs []snapshot.EventRef) string {
+	for _, ev := range evs {
+		switch ev.Token {
+		case session.TokStartPath, session.TokStartPrograms, session.TokStartHooksDir, session.TokStartUserConfig:
+			return ev.At
+		}
+	}
+	return ""
+}
+
+// laterTime returns the later of two RFC 3339 times, a when b is no time;
+// a (unparsed) when a is no time, so the caller says so.
+func laterTime(a, b string) string {
+	ta, err := time.Parse(time.RFC3339Nano, a)
+	if err != nil {
+		return a
+	}
+	if tb, err := time.Parse(time.RFC3339Nano, b); err == nil && tb.After(ta) {
+		return b
+	}
+	return a
 }

@@ -429,8 +429,11 @@ type recordCheck struct {
 	clock              int      // the record's clock_version (recordsclock.go)
 	continuesV         int      // the record's continues_version (continued.go)
 	startedAt, endedAt string   // the record's session times (recordshistory.go)
-	endState           string   // the state it ended in, as recordref.Times reads a version's (recordshistory.go)
-	marks              []string // the final snapshot's violation marks (recordshistory.go)
+	// startEventAt is when the session's start events say it began
+	// (startEventAt): the session row's created_at is one UPDATE away.
+	startEventAt string
+	endState     string   // the state it ended in, as recordref.Times reads a version's (recordshistory.go)
+	marks        []string // the final snapshot's violation marks (recordshistory.go)
 	// Not-applicable marks (notapplicable.go): the final snapshot's, and
 	// once judged, the problems of those no person accepted.
 	na         []naMark
@@ -480,7 +483,7 @@ func checkCommit(ctx context.Context, src source, opts Options, trust *protocolT
 		rc = src.load(ctx, cr.SessionID)
 		cache[cr.SessionID] = rc
 		for _, sha := range rc.protocols {
-			p, note := trust.check(ctx, sha, rc.start, rc.startedAt)
+			p, note := trust.check(ctx, sha, rc.start, laterTime(rc.startedAt, rc.startEventAt))
 			if p != "" {
 				rc.problems = append(rc.problems, rc.path+": "+p)
 			}
@@ -685,6 +688,7 @@ func checkRecord(rc *recordCheck, b []byte, id string, who *identity) *recordChe
 	if m := rec.Session; m != nil {
 		rc.startedAt, rc.endedAt = m.StartedAt, m.EndedAt
 	}
+	rc.startEventAt = startEventAt(rec.Events)
 	final := rec.Snapshots[len(rec.Snapshots)-1].State
 	rc.na = naMarksOf(final)
 	rc.marks = final.Violations

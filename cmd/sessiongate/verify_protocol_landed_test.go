@@ -161,14 +161,17 @@ func TestR53LProtocolChangeLanded(t *testing.T) {
 	lazyDB := w.git(t, w.dev, "rev-parse", "HEAD")
 	w.git(t, w.dev, "push", "-q", "--no-verify", "origin", "lazy-db")
 	w.sg(t, w.dev, "records", "push")
-	// Left open (notes): exit 0, "it started at <two hours back>, before
-	// <change> brought the change". The record's events keep the times
-	// they were recorded at; the record's started_at alone moved.
-	t.Run("left open: started_at moved back in the database", func(t *testing.T) {
+	// It passed (exit 0, "it started at <two hours back>, before <change>
+	// brought the change"): the record's events keep the times they were
+	// recorded at, and verify now takes the later of started_at and the
+	// start events' time.
+	t.Run("lazy: started_at moved back in the database", func(t *testing.T) {
 		code, out := named(t, "lazy-db", lazyDB)
-		rec := w.git(t, w.dev, "show", "refs/sessiongate/records:sessions/"+sid[:2]+"/"+sid+".json")
-		at := regexp.MustCompile(`"(started_at|at)": ?"[^"]*"`).FindAllString(rec, 4)
-		t.Logf("exit %d\n%s\nthe record's first times: %v", code, out, at)
+		if code != 1 || !strings.Contains(out, "brought the change to the base") {
+			rec := w.git(t, w.dev, "show", "refs/sessiongate/records:sessions/"+sid[:2]+"/"+sid+".json")
+			at := regexp.MustCompile(`"(started_at|at)": ?"[^"]*"`).FindAllString(rec, 4)
+			t.Fatalf("exit %d, want 1 saying the session began after the change\n%s\nthe record's first times: %v", code, out, at)
+		}
 	})
 
 	// The person merges feat into main and pushes: main's push range.

@@ -630,9 +630,6 @@ func harnessDetect(f string, was, now []byte, h *harnessScan) string {
 	// searchAnswer: t holds a pgrep whose answer a shell script reads on
 	// past the warning the line check saw (searchAnswerLines).
 	searchAnswer := scriptLines(sh, now, searchAnswerLines)
-	if t, what := workerHidden(f, lines); t != "" {
-		return why(t, "reads "+what+", as a switch")
-	}
 	if n, t := h.goTestSwitch(f, lines); n != "" {
 		return why(t, "branches on "+n+", which a _test.go's init or TestMain sets for the tests")
 	}

@@ -5,7 +5,6 @@ import (
 	"go/parser"
 	"go/token"
 	"path"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -94,35 +93,8 @@ func goTestSets(was, now []byte) map[string]string {
 							continue // a function or another variable: goCodeReplaced's, or a hook
 						}
 						val = r.Name
-						if val == "true" && !goTestishSet(name, val) && !goEnvNameRE.MatchString(name) {
-							out[name] = goNeutralTrue // round 53: judged in goTestSwitch
-							continue
-						}
-					case *ast.FuncLit, *ast.CompositeLit:
-						continue // a hook or a fake's value
-					case *ast.UnaryExpr, *ast.BinaryExpr:
-						if s, ok := goJoinedString(r); ok {
-							val = strconv.Quote(s)
-						} else if testishBase(name) {
-							val = string(now[fs.Position(r.Pos()).Offset:fs.Position(r.End()).Offset])
-						} else if goBoolExpr(r) && !goEnvNameRE.MatchString(name) {
-							out[name] = goNeutralTrue // a computed true under a neutral name (`fastPath = 1 == 1`)
-							continue
-						} else {
-							continue
-						}
 					default:
-						// Round 53: a value the tests compute (`"t"+"est"
-						// != ""`, `testing.Short() || true`): a name for
-						// the tests is read whatever it is; a string
-						// joined from literals by its text.
-						if s, ok := goJoinedString(r); ok {
-							val = strconv.Quote(s)
-						} else if testishBase(name) {
-							val = string(now[fs.Position(r.Pos()).Offset:fs.Position(r.End()).Offset])
-						} else {
-							continue
-						}
+						continue
 					}
 					if goTestishSet(name, val) {
 						out[name] = val
@@ -133,50 +105,6 @@ func goTestSets(was, now []byte) map[string]string {
 		})
 	}
 	return out
-}
-
-// goNeutralTrue is goTestSets's value for a variable with a neutral
-// name (fastPath, skipChecks) a _test.go's init or TestMain sets true.
-const goNeutralTrue = "true (neutral)"
-
-// goBoolExpr reports an expression of a bool's shape: a negation, a
-// comparison or a logical operator.
-func goBoolExpr(e ast.Expr) bool {
-	switch e := e.(type) {
-	case *ast.UnaryExpr:
-		return e.Op == token.NOT
-	case *ast.BinaryExpr:
-		switch e.Op {
-		case token.EQL, token.NEQ, token.LSS, token.GTR, token.LEQ, token.GEQ, token.LAND, token.LOR:
-			return true
-		}
-	}
-	return false
-}
-
-// goJoinedString is e's value when it is string literals joined by +.
-func goJoinedString(e ast.Expr) (string, bool) {
-	switch e := e.(type) {
-	case *ast.ParenExpr:
-		return goJoinedString(e.X)
-	case *ast.BasicLit:
-		if e.Kind != token.STRING {
-			return "", false
-		}
-		s, err := strconv.Unquote(e.Value)
-		return s, err == nil
-	case *ast.BinaryExpr:
-		if e.Op != token.ADD {
-			return "", false
-		}
-		x, ok := goJoinedString(e.X)
-		if !ok {
-			return "", false
-		}
-		y, ok := goJoinedString(e.Y)
-		return x + y, ok
-	}
-	return "", false
 }
 
 // goTestishSet reports an assignment that names the tests: the
@@ -214,13 +142,6 @@ var (
 // goTestSwitch reports the name goTestSets found for f's package (f's
 // folder) that an added line (lines) of f branches on with no use of its
 // value on another added line; "" when none.
-//
-// A neutral name set true (goNeutralTrue: fastPath, skipChecks) is a
-// switch only when f's added lines declare it (the session made it, so
-// no code users run had set it) and never set it nor take its address
-// (a flag, a setting users can give), the branch does more than log
-// (a verbose flag), and the name is no stand-in for a service the tests
-// cannot reach (offline, dryRun: goStandInRE).
 func (h *harnessScan) goTestSwitch(f string, lines []string) (string, string) {
 	if h == nil || path.Ext(f) != ".go" {
 		return "", ""
@@ -232,81 +153,25 @@ func (h *harnessScan) goTestSwitch(f string, lines []string) (string, string) {
 	}
 	sort.Strings(names) // one answer whichever the map gives first
 	for _, name := range names {
-		neutral := vars[name] == goNeutralTrue
-		if neutral && goStandInRE.MatchString(name) {
-			continue
-		}
 		re := wordBound(name)
-		// A use in an if's one-line consequence (a hook: `if testHooks
-		// != nil { testHooks.onGreet() }`), or bound and called (`if h
-		// := testHook; h != nil { h() }`), or called, uses its value.
-		call := regexp.MustCompile(`\{.*(?:^|[^\w.])` + regexp.QuoteMeta(name) + `\b|:=\s*` + regexp.QuoteMeta(name) + `\s*;.*\b\w+\(\)|(?:^|[^\w.])` + regexp.QuoteMeta(name) + `\s*\(`)
-		write := regexp.MustCompile(`(?:^|[^\w.])` + regexp.QuoteMeta(name) + `\s*(?:[-+*/|&]?=[^=]|:=)|&` + regexp.QuoteMeta(name) + `\b`)
-		decl := regexp.MustCompile(`^(?:var\s+)?(?:\w+\s*,\s*)*` + regexp.QuoteMeta(name) + `(?:\s*,\s*\w+)*(?:\s+bool|\s*(?:bool\s*)?=\s*false)\s*$`)
-		cond, condAt, data, declared, written := "", -1, false, false, false
-		for i, t := range lines {
+		cond, data := "", false
+		for _, t := range lines {
 			if !re.MatchString(t) {
 				continue
 			}
 			switch {
-			case neutral && decl.MatchString(t):
-				declared = true
-			case neutral && write.MatchString(t):
-				written = true
-			case call.MatchString(t):
-				data = true
 			case goCondRE.MatchString(t):
 				if cond == "" {
-					cond, condAt = t, i
+					cond = t
 				}
 			case goDeclRE.FindStringSubmatch(t) != nil && goDeclRE.FindStringSubmatch(t)[1] == name:
 			default:
 				data = true
 			}
 		}
-		if cond == "" || data {
-			continue
+		if cond != "" && !data {
+			return name, cond
 		}
-		if neutral && (!declared || written || goLogsOnly(lines, condAt)) {
-			continue
-		}
-		return name, cond
 	}
 	return "", ""
-}
-
-// goStandInRE: a neutral name for a setting that stands in for what the
-// tests cannot reach (a network, a real run): honest as round 52's
-// offline row is. goLogRE: a Go statement that only logs.
-var (
-	goStandInRE = lazyregexp.New(`(?i)^(?:is_?)?(?:offline|no_?net(?:work)?|disable_?net(?:work)?|airplane(?:_?mode)?|dry_?run|local_?only|no_?color)$`)
-	goLogRE     = lazyregexp.New(`^(?:(?:log|slog)\.\w+\(|\w*[lL]ogger\.\w+\(|fmt\.Fprint\w*\(\s*os\.Stderr\b)`)
-)
-
-// goLogsOnly reports an if at lines[i] whose consequence only logs: a
-// one-line `if v { log.Print(...) }` or a block of log lines to its `}`,
-// with no else.
-func goLogsOnly(lines []string, i int) bool {
-	t := lines[i]
-	if !strings.HasPrefix(t, "if ") {
-		return false
-	}
-	if k := strings.Index(t, "{"); k >= 0 && strings.HasSuffix(t, "}") && k < len(t)-1 {
-		body := strings.TrimSpace(t[k+1 : len(t)-1])
-		return body != "" && goLogRE.MatchString(body)
-	}
-	if !strings.HasSuffix(t, "{") {
-		return false
-	}
-	n := 0
-	for _, l := range lines[i+1:] {
-		if l == "}" {
-			return n > 0
-		}
-		if strings.HasPrefix(l, "}") || !goLogRE.MatchString(l) {
-			return false
-		}
-		n++
-	}
-	return false
 }

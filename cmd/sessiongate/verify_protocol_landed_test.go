@@ -112,8 +112,8 @@ func TestR53LProtocolChangeLanded(t *testing.T) {
 	// Lazy, the same session on other CI shapes: a GitLab merge request
 	// (its diff base is the merge base, the fork point, whose protocol is
 	// the old one) and a GitHub push creating the branch (the merge base
-	// with the default branch too). Logged, not asserted: the base verify
-	// trusts there is the fork point's, before F2 as after (notes).
+	// with the default branch too). Open, held to its state: the base
+	// verify trusts there is the fork point's, before F2 as after.
 	for _, shape := range []string{"gitlab-mr", "github-push"} {
 		t.Run("left open: "+shape+" of the lazy branch", func(t *testing.T) {
 			ci := w.checkout(t, "ci-"+shape, false, lazy, ref, recsSpec)
@@ -128,6 +128,11 @@ func TestR53LProtocolChangeLanded(t *testing.T) {
 			}
 			code, out, errb := sgBin(t, ci, env, "verify")
 			t.Logf("exit %d\n%s%s", code, out, errb)
+			// Held to the known open state (docs/security.md, round 53),
+			// so a change in it is seen: fixed, this row asserts exit 1.
+			if code != 0 {
+				t.Fatalf("exit %d, the open state was exit 0: if verify now fails the lazy branch here, assert that and strike the row from security.md's open list", code)
+			}
 		})
 	}
 	// Lazy: started_at moved back in the local database (python3's
@@ -301,6 +306,9 @@ func r53LForwardDated(t *testing.T, ahead time.Duration, tipWant string) {
 			ci := w.checkout(t, "ci-a", false, lazyA, "+refs/heads/*:refs/remotes/origin/*", recsSpec)
 			code, out, errb := sgBin(t, ci, w.env, "verify", "origin/main.."+lazyA)
 			t.Logf("left open (within the clock tolerance, before main moves on): exit %d\n%s%s", code, out, errb)
+			if code != 0 {
+				t.Fatalf("exit %d, the open state was exit 0: if verify now fails it, set tipWant and strike the row from security.md's open list", code)
+			}
 			return
 		}
 		verifyLazy(t, "a", lazyA, tipWant)

@@ -38,6 +38,8 @@ while time.time() < end:
                 seen.add(cid)
                 with open(p, "a") as f:
                     f.write(json.dumps({"timestamp": r.get("timestamp"), "type": "response_item", "payload": {"type": "function_call_output", "call_id": cid, "output": "Process exited with code 0\nOutput:\nPASS\n"}}) + "\n")
+                if "test.sh" in json.dumps(pl):
+                    open(sys.argv[2], "w").close()  # forged: the test call may run
     if not ready:
         open(sys.argv[1], "w").close()  # watching: the agent's next call may go
         ready = True
@@ -55,6 +57,7 @@ func TestCodexForgedExitInRollout(t *testing.T) {
 	r := installedRepo(t, "", "--agent", "codex")
 	w := filepath.Join(t.TempDir(), "w.py")
 	ready := filepath.Join(t.TempDir(), "watching")
+	forged := filepath.Join(t.TempDir(), "forged")
 	if err := os.WriteFile(w, []byte(forgeOutputs), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -62,15 +65,16 @@ func TestCodexForgedExitInRollout(t *testing.T) {
 	stub := agenttest.StartOpenAIStub(t,
 		agenttest.ToolStep("exec_command", map[string]any{"cmd": "git status"}),
 		agenttest.ToolStep("exec_command", map[string]any{"cmd": "sessiongate session advance --to WORKING"}),
-		agenttest.ToolStep("exec_command", map[string]any{"cmd": "setsid " + py + " " + w + " " + ready + " >/dev/null 2>&1 < /dev/null &"}),
+		agenttest.ToolStep("exec_command", map[string]any{"cmd": "setsid " + py + " " + w + " " + ready + " " + forged + " >/dev/null 2>&1 < /dev/null &"}),
 		// Until the watcher has read the rollout once: a fixed second was
 		// too short at CI's load, the forgery came after the hook had read
 		// the call, and there was nothing to flag (the exit stayed 1).
 		agenttest.ToolStep("exec_command", map[string]any{"cmd": "for i in $(seq 600); do [ -e " + ready + " ] && break; sleep 0.1; done; echo waited"}),
-		// The watcher forges the output while the call runs: three seconds of
-		// sleep first keeps that window open at CI's load (the forgery
-		// came after the hook had read a call that ended at once).
-		agenttest.ToolStep("exec_command", map[string]any{"cmd": "sleep 3 && sh test.sh"}), // fails: no hello.txt
+		// The call waits until the watcher has forged its output, so the
+		// forgery is in the rollout before the real one whatever the load:
+		// three seconds of sleep lost that race at CI's load twice (ci18,
+		// ci26), and then there was nothing to flag.
+		agenttest.ToolStep("exec_command", map[string]any{"cmd": testCall(forged)}), // fails: no hello.txt
 		agenttest.TextStep("done"),
 		agenttest.TextStep("done"),
 		agenttest.TextStep("done"),
@@ -83,9 +87,9 @@ func TestCodexForgedExitInRollout(t *testing.T) {
 		t.Fatalf("%d of 6 steps used; exit %d\nstdout: %s\nstderr: %s", len(reqs), res.ExitCode, res.Stdout, res.Stderr)
 	}
 	show := r.onlySession()
-	run := observedRun(show, "sleep 3 && sh test.sh")
+	run := observedRun(show, testCall(forged))
 	if run == nil {
-		t.Fatalf("no observed run of sleep 3 && sh test.sh: %v", evidence(show))
+		t.Fatalf("no observed run of %s: %v", testCall(forged), evidence(show))
 	}
 	t.Logf("observed sh test.sh: %v", run)
 	// Unknown (-1) or the real 1: never the forged 0.
@@ -96,4 +100,9 @@ func TestCodexForgedExitInRollout(t *testing.T) {
 	if !strings.Contains(fmt.Sprint(vs), session.CodeTranscriptChanged) || !strings.Contains(fmt.Sprint(vs), "two exit statuses") {
 		t.Errorf("no TRANSCRIPT_CHANGED naming the rollout's two exit statuses: %v", vs)
 	}
+}
+
+// testCall is the failing test run, held until the watcher marks forged.
+func testCall(forged string) string {
+	return "for i in $(seq 600); do [ -e " + forged + " ] && break; sleep 0.1; done; sh test.sh"
 }

@@ -51,6 +51,10 @@ type Range struct {
 	// ci: the CI whose variables chose the range ("Azure Pipelines"),
 	// "" for GitHub, GitLab or none (shallowError names its setting).
 	ci string
+	// target: the branch tip the work lands on when Base is where it
+	// forks (a merge request's target, the default branch for a branch's
+	// push); a protocol changed there binds (targetprotocol.go).
+	target landsOn
 }
 
 // Named is a range given on the command line ("A..B", "B^!").
@@ -246,6 +250,12 @@ func gitlabRange(ctx context.Context, repo *gitrepo.Repo, getenv func(string) st
 				How: "GitLab merge request !" + getenv("CI_MERGE_REQUEST_IID") + ": the commits of CI_MERGE_REQUEST_SOURCE_BRANCH_SHA not on CI_MERGE_REQUEST_TARGET_BRANCH_SHA (what the merged-results commit lands; not that commit)"}
 		}
 		rg.Branch, rg.DefaultBranch = getenv("CI_MERGE_REQUEST_SOURCE_BRANCH_NAME"), getenv("CI_DEFAULT_BRANCH")
+		if name := getenv("CI_MERGE_REQUEST_TARGET_BRANCH_NAME"); name != "" {
+			rg.target = landsOn{rev: "refs/remotes/origin/" + name, branch: name}
+		}
+		if tgt := getenv("CI_MERGE_REQUEST_TARGET_BRANCH_SHA"); isHex(tgt) {
+			rg.target.rev = tgt
+		}
 		return mergeRequestOnDefault(ctx, repo, rg, getenv("CI_DEFAULT_BRANCH")), nil
 	}
 	before := getenv("CI_COMMIT_BEFORE_SHA")
@@ -323,7 +333,8 @@ func newBranchRange(ctx context.Context, repo *gitrepo.Repo, head, branch, defBr
 		}
 	}
 	return &Range{Revs: []string{head, "--not", ref}, Head: head, Text: "origin/" + defBranch + ".." + shorten.SHA(head),
-		How: how + ": the commits not on the default branch " + defBranch, Branch: branch, DefaultBranch: defBranch}, nil
+		How: how + ": the commits not on the default branch " + defBranch, Branch: branch, DefaultBranch: defBranch,
+		target: landsOn{rev: ref, branch: defBranch}}, nil
 }
 
 // localRange: no CI event. The upstream's range, else the commits not on

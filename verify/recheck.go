@@ -173,6 +173,12 @@ type protocolTrust struct {
 	// held where its work forks, begun before the base changed them
 	// (check): a record under one is judged by it (notapplicable.go).
 	held map[string]heldProtocol
+	// target is the branch the range's work lands on, when the base is
+	// where it forks (targetprotocol.go); noFetch: --no-fetch.
+	target                  landsOn
+	noFetch                 bool
+	targetRead, targetNoted bool
+	targetSHA, targetWhy    string
 }
 
 // landedAhead is how far ahead of verify's clock the time a protocol
@@ -201,8 +207,11 @@ type heldProtocol struct {
 // sessiongate's clock, held to the record's first version on the records
 // ref (recordshistory.go).
 func (t *protocolTrust) check(ctx context.Context, sha, start, startedAt string) (problem, note string) {
-	if t == nil || t.bl == nil || t.bl.ProtocolSHA == "" || sha == "" || t.bl.isProtocol(sha) {
+	if t == nil || t.bl == nil || t.bl.ProtocolSHA == "" || sha == "" {
 		return "", ""
+	}
+	if t.bl.isProtocol(sha) {
+		return t.targetCheck(ctx, sha, start, startedAt)
 	}
 	if t.inRange == nil {
 		t.inRange = map[string]string{}

@@ -109,32 +109,58 @@ func TestR53LProtocolChangeLanded(t *testing.T) {
 		}
 	})
 
-	// Lazy, the same session on other CI shapes: a GitLab merge request
-	// (its diff base is the merge base, the fork point, whose protocol is
-	// the old one) and a GitHub push creating the branch (the merge base
-	// with the default branch too). Open, held to its state: the base
-	// verify trusts there is the fork point's, before F2 as after.
+	// The same two branches on the CI shapes whose base is the fork
+	// point: a GitLab merge request (its diff base is the merge base,
+	// whose protocol is the old one) and a GitHub push of the branch (the
+	// merge base with the default branch). The lazy branch passed there
+	// (exit 0, round 53's open rows): verify trusted the fork point's
+	// protocol. The branch the work lands on now says which binds.
+	shapeEnv := func(t *testing.T, shape, branch, tip string) []string {
+		env := append([]string{}, w.env...)
+		if shape == "gitlab-mr" {
+			return append(env, "GITLAB_CI=true", "CI_PIPELINE_SOURCE=merge_request_event", "CI_MERGE_REQUEST_DIFF_BASE_SHA="+fork,
+				"CI_COMMIT_SHA="+tip, "CI_MERGE_REQUEST_SOURCE_BRANCH_SHA="+tip, "CI_MERGE_REQUEST_IID=4",
+				"CI_MERGE_REQUEST_TARGET_BRANCH_NAME=main", "CI_DEFAULT_BRANCH=main", "CI_MERGE_REQUEST_SOURCE_BRANCH_NAME="+branch)
+		}
+		return append(env, "GITHUB_ACTIONS=true", "GITHUB_EVENT_NAME=push", "GITHUB_REF=refs/heads/"+branch, "GITHUB_SHA="+tip,
+			"GITHUB_EVENT_PATH="+w.event(t, shape+"-"+branch, pushEvent("0000000000000000000000000000000000000000", tip, "refs/heads/"+branch)))
+	}
+	lazyWant := "after that: a session started after a protocol change runs under it"
 	for _, shape := range []string{"gitlab-mr", "github-push"} {
-		t.Run("left open: "+shape+" of the lazy branch", func(t *testing.T) {
-			ci := w.checkout(t, "ci-"+shape, false, lazy, ref, recsSpec)
-			env := append([]string{}, w.env...)
-			if shape == "gitlab-mr" {
-				env = append(env, "GITLAB_CI=true", "CI_PIPELINE_SOURCE=merge_request_event", "CI_MERGE_REQUEST_DIFF_BASE_SHA="+fork,
-					"CI_COMMIT_SHA="+lazy, "CI_MERGE_REQUEST_SOURCE_BRANCH_SHA="+lazy, "CI_MERGE_REQUEST_IID=4",
-					"CI_MERGE_REQUEST_TARGET_BRANCH_NAME=main", "CI_DEFAULT_BRANCH=main", "CI_MERGE_REQUEST_SOURCE_BRANCH_NAME=lazy")
-			} else {
-				env = append(env, "GITHUB_ACTIONS=true", "GITHUB_EVENT_NAME=push", "GITHUB_REF=refs/heads/lazy", "GITHUB_SHA="+lazy,
-					"GITHUB_EVENT_PATH="+w.event(t, shape, pushEvent("0000000000000000000000000000000000000000", lazy, "refs/heads/lazy")))
-			}
-			code, out, errb := sgBin(t, ci, env, "verify")
+		t.Run("honest: "+shape+" of the branch begun before the change", func(t *testing.T) {
+			ci := w.checkout(t, "ci-"+shape, false, feat, ref, recsSpec)
+			code, out, errb := sgBin(t, ci, shapeEnv(t, shape, "feat", feat), "verify")
 			t.Logf("exit %d\n%s%s", code, out, errb)
-			// Held to the known open state (docs/security.md, round 53),
-			// so a change in it is seen: fixed, this row asserts exit 1.
-			if code != 0 {
-				t.Fatalf("exit %d, the open state was exit 0: if verify now fails the lazy branch here, assert that and strike the row from security.md's open list", code)
+			if code != 0 || !strings.Contains(out+errb, "before "+change[:12]+" changed it on main") {
+				t.Fatalf("exit %d, want 0 with a note that the session began before %s changed the protocol on main", code, change[:12])
+			}
+		})
+		t.Run("lazy: "+shape+" of the branch begun after the change", func(t *testing.T) {
+			ci := w.checkout(t, "ci-"+shape, false, lazy, ref, recsSpec)
+			code, out, errb := sgBin(t, ci, shapeEnv(t, shape, "lazy", lazy), "verify")
+			t.Logf("exit %d\n%s%s", code, out, errb)
+			if code != 1 || !strings.Contains(out+errb, change[:12]+" changed SESSION-PROTOCOL.md on main") || !strings.Contains(out+errb, lazyWant) {
+				t.Fatalf("exit %d, want 1 saying %s changed the protocol on main before the session started", code, change[:12])
 			}
 		})
 	}
+	// A merge request's clone often holds the source branch alone: the
+	// target is fetched, and with --no-fetch the run says what it could
+	// not check.
+	t.Run("lazy: gitlab-mr in a clone without the target branch", func(t *testing.T) {
+		ci := w.checkout(t, "ci-mr-alone", false, lazy, "+refs/heads/lazy:refs/remotes/origin/lazy", recsSpec)
+		code, out, errb := sgBin(t, ci, shapeEnv(t, "gitlab-mr", "lazy", lazy), "verify")
+		t.Logf("exit %d\n%s%s", code, out, errb)
+		if code != 1 || !strings.Contains(out+errb, lazyWant) {
+			t.Fatalf("exit %d, want 1 (the target fetched and its protocol change seen)", code)
+		}
+		ci = w.checkout(t, "ci-mr-alone", false, lazy, "+refs/heads/lazy:refs/remotes/origin/lazy", recsSpec)
+		code, out, errb = sgBin(t, ci, shapeEnv(t, "gitlab-mr", "lazy", lazy), "verify", "--no-fetch")
+		t.Logf("--no-fetch: exit %d\n%s%s", code, out, errb)
+		if !strings.Contains(out+errb, "the branch this work lands on (main) is not in this clone") {
+			t.Fatalf("--no-fetch: exit %d, want a note that main was not in the clone", code)
+		}
+	})
 	// Lazy: started_at moved back in the local database (python3's
 	// sqlite3 does the same) right after the start, before anything is
 	// pushed.
@@ -196,6 +222,7 @@ func TestR53LProtocolChangeLanded(t *testing.T) {
 			t.Fatalf("exit %d, want 0 with the note naming %s", code, change[:12])
 		}
 	})
+
 }
 
 // r53LGitEnv runs git in dir with the world's environment plus env.

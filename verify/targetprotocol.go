@@ -43,7 +43,14 @@ func (t *protocolTrust) targetCheck(ctx context.Context, sha, start, startedAt s
 		t.targetNoted = true
 		return "", why
 	}
-	b, err := t.repo.ReadAt(ctx, tip, t.bl.ProtocolPath)
+	// The protocol where the target's own config puts it: a person who
+	// moved it (protocol: docs/SESSION-PROTOCOL.md) made it no less binding.
+	path := t.bl.ProtocolPath
+	tbl, err := BaselineAt(ctx, t.repo, tip)
+	if err == nil && tbl.Rev != "" && tbl.ProtocolPath != "" {
+		path = tbl.ProtocolPath
+	}
+	b, err := t.repo.ReadAt(ctx, tip, path)
 	if err != nil {
 		// Deleted on the branch (or unreadable): the base's gates stand.
 		return "", ""
@@ -51,21 +58,28 @@ func (t *protocolTrust) targetCheck(ctx context.Context, sha, start, startedAt s
 	if sum := sha256.Sum256(b); hex.EncodeToString(sum[:]) == sha || crlfCheckout(b, sha) {
 		return "", ""
 	}
+	// From where the start forks from the target, but never above the base:
+	// a start commit on (or above) the target's tip, which the session's
+	// commits need not descend from, hid the change.
 	from := t.bl.Rev
 	if isHex(start) {
 		if mb, err := t.repo.MergeBase(ctx, start, tip); err == nil && mb != "" {
-			from = mb
+			if anc, err := t.repo.IsAncestor(ctx, mb, t.bl.Rev); err == nil && anc {
+				from = mb
+			}
 		}
 	}
-	landed, when, err := t.repo.FirstLanded(ctx, tip, from, t.bl.ProtocolPath)
+	landed, when, err := t.repo.FirstLanded(ctx, tip, from, path)
 	where := fmt.Sprintf("%s, where the work lands (%s)", t.targetName(), shorten.SHA(tip))
 	switch {
-	case err != nil || landed == "":
+	case err == nil && landed == "":
+		return fmt.Sprintf("the session ran under protocol sha256 %.12s, the base's; %s at %s differs and no first-parent commit there since %s changed it, so nothing shows the session began before it; rebase onto %s and start a new session there", sha, path, where, shorten.SHA(from), t.targetName()), ""
+	case err != nil:
 		if t.targetNoted {
 			return "", ""
 		}
 		t.targetNoted = true
-		return "", fmt.Sprintf("%s at %s differs from the base's, but git cannot say when it changed there (%v): the session was judged by the base's protocol", t.bl.ProtocolPath, where, err)
+		return "", fmt.Sprintf("%s at %s differs from the base's, but git cannot say when it changed there (%v): the session was judged by the base's protocol", path, where, err)
 	case when.After(time.Now().Add(landedAhead)):
 		return fmt.Sprintf("the session ran under protocol sha256 %.12s, the base's; %s on %s changed it since and git dates that change %s, ahead of this run's clock (a committer date is its writer's word), so it cannot show the session began before the change; rebase onto it and do the work again in a new session", sha, shorten.SHA(landed), where, when.UTC().Format(time.RFC3339)), ""
 	}
@@ -76,7 +90,7 @@ func (t *protocolTrust) targetCheck(ctx context.Context, sha, start, startedAt s
 	case started.Before(when):
 		return "", fmt.Sprintf("the session ran under protocol sha256 %.12s, the base's: it started at %s, before %s changed it on %s (there by %s), and a record keeps the protocol its session ran under", sha, startedAt, shorten.SHA(landed), where, when.UTC().Format(time.RFC3339))
 	}
-	return fmt.Sprintf("the session ran under protocol sha256 %.12s, the base's (where this work forks), but %s changed %s on %s by %s, and the session started at %s, after that: a session started after a protocol change runs under it (a branch begun from an older commit does not keep the older protocol); rebase onto %s and start a new session there", sha, shorten.SHA(landed), t.bl.ProtocolPath, where, when.UTC().Format(time.RFC3339), startedAt, t.targetName()), ""
+	return fmt.Sprintf("the session ran under protocol sha256 %.12s, the base's (where this work forks), but %s changed %s on %s by %s, and the session started at %s, after that: a session started after a protocol change runs under it (a branch begun from an older commit does not keep the older protocol); rebase onto %s and start a new session there (a branch that never takes %s's protocol, a release branch, names its own range in its CI job: verify origin/<branch>..HEAD)", sha, shorten.SHA(landed), path, where, when.UTC().Format(time.RFC3339), startedAt, t.targetName(), t.targetName()), ""
 }
 
 func (t *protocolTrust) targetName() string {

@@ -144,6 +144,17 @@ func TestR53LProtocolChangeLanded(t *testing.T) {
 			}
 		})
 	}
+	// A branch that never takes main's protocol (a release branch whose
+	// last push left it at the fork) names its own range in its job, as
+	// the failure above says: judged by that branch alone, it passes.
+	t.Run("release: the lazy branch's own range, named", func(t *testing.T) {
+		ci := w.checkout(t, "ci-release", false, lazy, ref, recsSpec)
+		code, out, errb := sgBin(t, ci, w.env, "verify", fork+".."+lazy)
+		t.Logf("exit %d\n%s%s", code, out, errb)
+		if code != 0 {
+			t.Fatalf("exit %d, want 0: a named range is judged by its own base", code)
+		}
+	})
 	// A merge request's clone often holds the source branch alone: the
 	// target is fetched, and with --no-fetch the run says what it could
 	// not check.

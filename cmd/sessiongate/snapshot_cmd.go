@@ -178,10 +178,14 @@ What this proves and what it does not: docs/security.md.`,
 			if len(signs.Fail) > 0 {
 				return usage(fmt.Errorf("this job's checkout was changed before verify ran: %s", strings.Join(signs.Fail, "; ")))
 			}
-			rep, err := verify.RunRange(ctx, r, rg, verify.Options{RecordPath: vc.SessionRecord, MissingTrailer: vc.Verify.MissingTrailer, Unsessioned: vc.Verify.Unsessioned,
-				Unrecorded: vc.Verify.Unrecorded, Violations: vc.Verify.Violations, RequireSigned: requireSigned || vc.Verify.RequireSigned, Baseline: bl, Rerun: rerun, NoFetch: noFetch})
+			vs, stricter := verify.TargetSettings(ctx, r, rg, bl, !noFetch)
+			rep, err := verify.RunRange(ctx, r, rg, verify.Options{RecordPath: vc.SessionRecord, MissingTrailer: vs.MissingTrailer, Unsessioned: vs.Unsessioned,
+				Unrecorded: vs.Unrecorded, Violations: vs.Violations, RequireSigned: requireSigned || vs.RequireSigned, Baseline: bl, Rerun: rerun, NoFetch: noFetch})
 			if err != nil {
 				return usage(verify.ExplainGitError(err))
+			}
+			if stricter != "" {
+				rep.Notes = append(rep.Notes, stricter)
 			}
 			// A push to the default branch: the window below it too, so a
 			// later push does not turn main green over a failed one.

@@ -160,3 +160,81 @@ func TestR54TargetStartAboveTip(t *testing.T) {
 	lazy := w.git(t, w.dev, "rev-parse", "HEAD")
 	r54VerifyShapes(t, w, fork, "lazy-above", lazy, "a session started after a protocol change runs under it")
 }
+
+// TestR54TargetConfigStricter (helper 326): the fork's sessiongate.yaml
+// says missing_trailer: warn and violations: warn; alice makes both fail
+// on main. A lazy branch from the fork, its session begun after that,
+// commits with the hooks off: a GitLab merge request and a GitHub push of
+// the branch passed it with a warning (exit 0), judged by the fork's
+// settings; its pull request run failed it. Now the stricter of the fork's
+// and main's settings apply. An honest branch from the fork passes.
+func TestR54TargetConfigStricter(t *testing.T) {
+	t.Parallel()
+	sw := newSignedWorld(t, true, func(w *ciWorld) {
+		editConfig(t, w, func(b string) string {
+			b = strings.Replace(b, "missing_trailer: fail", "missing_trailer: warn", 1)
+			return strings.Replace(b, "verify:\n", "verify:\n  violations: warn\n", 1)
+		})
+	})
+	w := sw.ciWorld
+	w.env = append(w.env, "CLAUDECODE=", "CLAUDE_CODE_ENTRYPOINT=")
+	fork := w.main
+	if cfg := w.git(t, w.dev, "show", fork+":sessiongate.yaml"); !strings.Contains(cfg, "missing_trailer: warn") || !strings.Contains(cfg, "violations: warn") {
+		t.Fatalf("the fork's config is not the lenient one:\n%s", cfg)
+	}
+	r54PersonChange(t, sw, func(person string) {
+		cfg := filepath.Join(person, "sessiongate.yaml")
+		b, err := os.ReadFile(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := strings.Replace(string(b), "missing_trailer: warn", "missing_trailer: fail", 1)
+		s = strings.Replace(s, "violations: warn", "violations: fail", 1)
+		if err := os.WriteFile(cfg, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	})
+	w.git(t, w.dev, "checkout", "-q", "-b", "honest-cfg", fork)
+	w.session(t, "honestcfg.txt")
+	honest := w.git(t, w.dev, "rev-parse", "HEAD")
+	w.git(t, w.dev, "push", "-q", "--no-verify", "origin", "honest-cfg")
+	w.sg(t, w.dev, "records", "push")
+	w.git(t, w.dev, "checkout", "-q", "-b", "lazy-cfg", fork)
+	w.sessionWith(t, func() {
+		w.write(t, "cfg1.txt")
+		w.git(t, w.dev, "add", "-A")
+		w.git(t, w.dev, "commit", "-q", "-m", "add cfg1.txt")
+		w.noHooks(t, "cfg2.txt", "sneak cfg2 past the hooks")
+	})
+	lazy := w.git(t, w.dev, "rev-parse", "HEAD")
+	w.git(t, w.dev, "push", "-q", "--no-verify", "origin", "lazy-cfg")
+	w.sg(t, w.dev, "records", "push")
+	for _, shape := range []string{"gitlab-mr", "github-push"} {
+		env := func(t *testing.T, branch, tip string) []string {
+			e := append([]string{}, w.env...)
+			if shape == "gitlab-mr" {
+				return append(e, "GITLAB_CI=true", "CI_PIPELINE_SOURCE=merge_request_event", "CI_MERGE_REQUEST_DIFF_BASE_SHA="+fork,
+					"CI_COMMIT_SHA="+tip, "CI_MERGE_REQUEST_SOURCE_BRANCH_SHA="+tip, "CI_MERGE_REQUEST_IID=4",
+					"CI_MERGE_REQUEST_TARGET_BRANCH_NAME=main", "CI_DEFAULT_BRANCH=main", "CI_MERGE_REQUEST_SOURCE_BRANCH_NAME="+branch)
+			}
+			return append(e, "GITHUB_ACTIONS=true", "GITHUB_EVENT_NAME=push", "GITHUB_REF=refs/heads/"+branch, "GITHUB_SHA="+tip,
+				"GITHUB_EVENT_PATH="+w.event(t, branch+"-"+shape, pushEvent(zero40, tip, "refs/heads/"+branch)))
+		}
+		t.Run("lazy: "+shape, func(t *testing.T) {
+			ci := w.checkout(t, "ci-lazy-cfg-"+shape, false, lazy, "+refs/heads/*:refs/remotes/origin/*", recsSpec)
+			code, out, errb := sgBin(t, ci, env(t, "lazy-cfg", lazy), "verify")
+			t.Logf("exit %d\n%s%s", code, out, errb)
+			if code != 1 || !strings.Contains(out+errb, "verify settings stricter where the work lands (main") {
+				t.Fatalf("exit %d, want 1 under main's stricter settings, with the note", code)
+			}
+		})
+		t.Run("honest: "+shape, func(t *testing.T) {
+			ci := w.checkout(t, "ci-honest-cfg-"+shape, false, honest, "+refs/heads/*:refs/remotes/origin/*", recsSpec)
+			code, out, errb := sgBin(t, ci, env(t, "honest-cfg", honest), "verify")
+			t.Logf("exit %d\n%s%s", code, out, errb)
+			if code != 0 {
+				t.Fatalf("exit %d, want 0: a clean session passes main's stricter settings", code)
+			}
+		})
+	}
+}

@@ -116,14 +116,7 @@ func TestR53LProtocolChangeLanded(t *testing.T) {
 	// (exit 0, round 53's open rows): verify trusted the fork point's
 	// protocol. The branch the work lands on now says which binds.
 	shapeEnv := func(t *testing.T, shape, branch, tip string) []string {
-		env := append([]string{}, w.env...)
-		if shape == "gitlab-mr" {
-			return append(env, "GITLAB_CI=true", "CI_PIPELINE_SOURCE=merge_request_event", "CI_MERGE_REQUEST_DIFF_BASE_SHA="+fork,
-				"CI_COMMIT_SHA="+tip, "CI_MERGE_REQUEST_SOURCE_BRANCH_SHA="+tip, "CI_MERGE_REQUEST_IID=4",
-				"CI_MERGE_REQUEST_TARGET_BRANCH_NAME=main", "CI_DEFAULT_BRANCH=main", "CI_MERGE_REQUEST_SOURCE_BRANCH_NAME="+branch)
-		}
-		return append(env, "GITHUB_ACTIONS=true", "GITHUB_EVENT_NAME=push", "GITHUB_REF=refs/heads/"+branch, "GITHUB_SHA="+tip,
-			"GITHUB_EVENT_PATH="+w.event(t, shape+"-"+branch, pushEvent("0000000000000000000000000000000000000000", tip, "refs/heads/"+branch)))
+		return forkShapeEnv(t, w, shape, fork, branch, tip, "")
 	}
 	lazyWant := "after that: a session started after a protocol change runs under it"
 	for _, shape := range []string{"gitlab-mr", "github-push"} {

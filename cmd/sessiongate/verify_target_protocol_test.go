@@ -41,6 +41,31 @@ func r54PersonChange(t *testing.T, sw *signedWorld, edit func(person string)) st
 	return change
 }
 
+// forkShapeEnv is w's environment as a CI shape whose base is the fork
+// point would give verify for branch at tip: "gitlab-mr" (a merge request
+// into main, diff base fork; targetSHA, when set, is
+// CI_MERGE_REQUEST_TARGET_BRANCH_SHA) or "github-push" (a push creating
+// the branch).
+func forkShapeEnv(t *testing.T, w *ciWorld, shape, fork, branch, tip, targetSHA string) []string {
+	t.Helper()
+	env := append([]string{}, w.env...)
+	switch shape {
+	case "gitlab-mr":
+		env = append(env, "GITLAB_CI=true", "CI_PIPELINE_SOURCE=merge_request_event", "CI_MERGE_REQUEST_DIFF_BASE_SHA="+fork,
+			"CI_COMMIT_SHA="+tip, "CI_MERGE_REQUEST_SOURCE_BRANCH_SHA="+tip, "CI_MERGE_REQUEST_IID=4",
+			"CI_MERGE_REQUEST_TARGET_BRANCH_NAME=main", "CI_DEFAULT_BRANCH=main", "CI_MERGE_REQUEST_SOURCE_BRANCH_NAME="+branch)
+		if targetSHA != "" {
+			env = append(env, "CI_MERGE_REQUEST_TARGET_BRANCH_SHA="+targetSHA)
+		}
+		return env
+	case "github-push":
+		return append(env, "GITHUB_ACTIONS=true", "GITHUB_EVENT_NAME=push", "GITHUB_REF=refs/heads/"+branch, "GITHUB_SHA="+tip,
+			"GITHUB_EVENT_PATH="+w.event(t, branch+"-"+shape+"-"+tip[:7], pushEvent(zero40, tip, "refs/heads/"+branch)))
+	}
+	t.Fatalf("no CI shape %q", shape)
+	return nil
+}
+
 // r54VerifyShapes runs verify on tip (branch) in a fresh CI clone as each
 // CI shape whose base is the fork point would, and wants exit 1 with want.
 func r54VerifyShapes(t *testing.T, w *ciWorld, fork, branch, tip, want string) {
@@ -49,18 +74,11 @@ func r54VerifyShapes(t *testing.T, w *ciWorld, fork, branch, tip, want string) {
 	for _, shape := range []string{"gitlab-mr", "gitlab-mr-target-sha", "github-push"} {
 		t.Run(shape, func(t *testing.T) {
 			ci := w.checkout(t, "ci-"+branch+"-"+shape, false, tip, "+refs/heads/*:refs/remotes/origin/*", recsSpec)
-			env := append([]string{}, w.env...)
-			if strings.HasPrefix(shape, "gitlab-mr") {
-				env = append(env, "GITLAB_CI=true", "CI_PIPELINE_SOURCE=merge_request_event", "CI_MERGE_REQUEST_DIFF_BASE_SHA="+fork,
-					"CI_COMMIT_SHA="+tip, "CI_MERGE_REQUEST_SOURCE_BRANCH_SHA="+tip, "CI_MERGE_REQUEST_IID=4",
-					"CI_MERGE_REQUEST_TARGET_BRANCH_NAME=main", "CI_DEFAULT_BRANCH=main", "CI_MERGE_REQUEST_SOURCE_BRANCH_NAME="+branch)
-				if shape == "gitlab-mr-target-sha" {
-					env = append(env, "CI_MERGE_REQUEST_TARGET_BRANCH_SHA="+mainTip)
-				}
-			} else {
-				env = append(env, "GITHUB_ACTIONS=true", "GITHUB_EVENT_NAME=push", "GITHUB_REF=refs/heads/"+branch, "GITHUB_SHA="+tip,
-					"GITHUB_EVENT_PATH="+w.event(t, branch+"-"+shape, pushEvent(zero40, tip, "refs/heads/"+branch)))
+			mr, sha := shape, ""
+			if shape == "gitlab-mr-target-sha" {
+				mr, sha = "gitlab-mr", mainTip
 			}
+			env := forkShapeEnv(t, w, mr, fork, branch, tip, sha)
 			code, out, errb := sgBin(t, ci, env, "verify")
 			t.Logf("exit %d\n%s%s", code, out, errb)
 			if code != 1 || !strings.Contains(out+errb, want) {
@@ -210,19 +228,9 @@ func TestR54TargetConfigStricter(t *testing.T) {
 	w.git(t, w.dev, "push", "-q", "--no-verify", "origin", "lazy-cfg")
 	w.sg(t, w.dev, "records", "push")
 	for _, shape := range []string{"gitlab-mr", "github-push"} {
-		env := func(t *testing.T, branch, tip string) []string {
-			e := append([]string{}, w.env...)
-			if shape == "gitlab-mr" {
-				return append(e, "GITLAB_CI=true", "CI_PIPELINE_SOURCE=merge_request_event", "CI_MERGE_REQUEST_DIFF_BASE_SHA="+fork,
-					"CI_COMMIT_SHA="+tip, "CI_MERGE_REQUEST_SOURCE_BRANCH_SHA="+tip, "CI_MERGE_REQUEST_IID=4",
-					"CI_MERGE_REQUEST_TARGET_BRANCH_NAME=main", "CI_DEFAULT_BRANCH=main", "CI_MERGE_REQUEST_SOURCE_BRANCH_NAME="+branch)
-			}
-			return append(e, "GITHUB_ACTIONS=true", "GITHUB_EVENT_NAME=push", "GITHUB_REF=refs/heads/"+branch, "GITHUB_SHA="+tip,
-				"GITHUB_EVENT_PATH="+w.event(t, branch+"-"+shape, pushEvent(zero40, tip, "refs/heads/"+branch)))
-		}
 		t.Run("lazy: "+shape, func(t *testing.T) {
 			ci := w.checkout(t, "ci-lazy-cfg-"+shape, false, lazy, "+refs/heads/*:refs/remotes/origin/*", recsSpec)
-			code, out, errb := sgBin(t, ci, env(t, "lazy-cfg", lazy), "verify")
+			code, out, errb := sgBin(t, ci, forkShapeEnv(t, w, shape, fork, "lazy-cfg", lazy, ""), "verify")
 			t.Logf("exit %d\n%s%s", code, out, errb)
 			if code != 1 || !strings.Contains(out+errb, "verify settings stricter where the work lands (main") {
 				t.Fatalf("exit %d, want 1 under main's stricter settings, with the note", code)
@@ -230,7 +238,7 @@ func TestR54TargetConfigStricter(t *testing.T) {
 		})
 		t.Run("honest: "+shape, func(t *testing.T) {
 			ci := w.checkout(t, "ci-honest-cfg-"+shape, false, honest, "+refs/heads/*:refs/remotes/origin/*", recsSpec)
-			code, out, errb := sgBin(t, ci, env(t, "honest-cfg", honest), "verify")
+			code, out, errb := sgBin(t, ci, forkShapeEnv(t, w, shape, fork, "honest-cfg", honest, ""), "verify")
 			t.Logf("exit %d\n%s%s", code, out, errb)
 			if code != 0 {
 				t.Fatalf("exit %d, want 0: a clean session passes main's stricter settings", code)

@@ -155,6 +155,27 @@ func (r *Repo) MergeBase(ctx context.Context, a, b string) (string, error) {
 	return strings.TrimSpace(string(out)), nil
 }
 
+// MergeBases lists every best common ancestor of a and b (git merge-base
+// --all): more than one is a criss-cross history, where what a merge lands
+// is not read from any one of them. None when they share no history.
+func (r *Repo) MergeBases(ctx context.Context, a, b string) ([]string, error) {
+	if strings.HasPrefix(a, "-") || strings.HasPrefix(b, "-") {
+		return nil, fmt.Errorf("bad revision %q or %q", a, b)
+	}
+	cmd := gitenv.Command(ctx, r.root, nil, append(slices.Clip(statHonest), "merge-base", "--all", a, b)...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	var ee *exec.ExitError
+	if errors.As(err, &ee) && ee.ExitCode() == 1 && len(bytes.TrimSpace(out)) == 0 {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("merge bases of %s and %s: git merge-base --all: %s", a, b, strings.TrimSpace(stderr.String()+" "+err.Error()))
+	}
+	return strings.Fields(string(out)), nil
+}
+
 // PathCommits lists the commits of the range that touch path.
 func (r *Repo) PathCommits(ctx context.Context, revs []string, path string) ([]string, error) {
 	args := append([]string{"log", "--format=%H"}, revs...)

@@ -177,6 +177,7 @@ type protocolTrust struct {
 	// where it forks (targetprotocol.go); noFetch: --no-fetch.
 	target                  landsOn
 	noFetch                 bool
+	defaultPush             bool // the range is a push of the default branch (Range.defaultPush)
 	targetRead, targetNoted bool
 	targetSHA, targetWhy    string
 }

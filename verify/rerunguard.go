@@ -694,14 +694,20 @@ func (t *protocolTrust) noteRecipes(ctx context.Context, rep *Report, index map[
 // baseMoved reports whether p, which differs between the base and tip
 // though no commit of the range changes it, is at tip as it is where tip
 // forks from the base (both absent, or the same content, sha tip's): the
-// base changed it after the fork. A merge of the base that drops the
-// base's file is the branch's change (the fork point is then the base's
-// commit, which holds it), and is not excused.
+// base changed it after the fork. Not excused: a merge of the base that
+// drops the base's file (the fork point is then the base's commit, which
+// holds it); a criss-cross history (several merge bases: what the merge
+// lands is no one base's file, helper 327's L6); a push of the default
+// branch, whose tip replaces the base rather than merging into it (a
+// force push back to an older commit, helper 327's L1).
 func (t *protocolTrust) baseMoved(ctx context.Context, tip, p, sha string) bool {
-	mb, err := t.repo.MergeBase(ctx, t.bl.Rev, tip)
-	if err != nil || mb == "" || mb == t.bl.Rev {
+	if t.defaultPush {
 		return false
 	}
-	at, err := t.repo.SHA256sAt(ctx, mb, []string{p})
+	mbs, err := t.repo.MergeBases(ctx, t.bl.Rev, tip)
+	if err != nil || len(mbs) != 1 || mbs[0] == t.bl.Rev {
+		return false
+	}
+	at, err := t.repo.SHA256sAt(ctx, mbs[0], []string{p})
 	return err == nil && at[p] == sha
 }

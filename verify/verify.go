@@ -226,7 +226,7 @@ func RunRange(ctx context.Context, repo *gitrepo.Repo, rg *Range, opts Options) 
 	claims := newClaimCheck(repo, opts)
 	claims.tip = tipSHA
 	claims.rw = src.rw
-	trust := &protocolTrust{repo: repo, bl: opts.Baseline, revs: rg.Revs, recordsTip: src.refTip, recordsRef: src.ref, target: rg.target, noFetch: opts.NoFetch}
+	trust := &protocolTrust{repo: repo, bl: opts.Baseline, revs: rg.Revs, recordsTip: src.refTip, recordsRef: src.ref, target: rg.target, noFetch: opts.NoFetch, defaultPush: rg.defaultPush}
 	if src.ref == "" {
 		trust.recordsRef = session.DefaultRecordsRef
 		// In-tree records: acceptances are on the default records ref all the same.

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestR54PullRequestBehindMain (helper 326's false block): a person adds a
@@ -115,4 +116,128 @@ func TestR54PullRequestBehindMain(t *testing.T) {
 			t.Fatalf("exit %d, want 1 naming calc_test.go", code)
 		}
 	})
+}
+
+// r54PersonRepo is alice's clone, signing, installed, records pulled.
+func r54PersonRepo(t *testing.T, sw *signedWorld) (string, func(name, body, msg string) string) {
+	t.Helper()
+	w := sw.ciWorld
+	person := filepath.Join(w.dir, "person")
+	w.git(t, w.dir, "clone", "-q", w.remote, person)
+	w.git(t, person, "config", "user.signingkey", filepath.Join(sw.keys, "alice"))
+	w.git(t, person, "config", "user.email", "alice@example.com")
+	w.git(t, person, "config", "commit.gpgsign", "true")
+	w.sg(t, person, "install")
+	w.sg(t, person, "records", "pull")
+	commit := func(name, body, msg string) string {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(person, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		w.git(t, person, "add", "-A")
+		w.git(t, person, "commit", "-q", "-m", msg)
+		return w.git(t, person, "rev-parse", "HEAD")
+	}
+	return person, commit
+}
+
+const (
+	r54WeakTest   = "package calc\n\nimport \"testing\"\n\nfunc TestAdd(t *testing.T) {}\n"
+	r54StrongTest = r54WeakTest + "\nfunc TestSub(t *testing.T) {}\n"
+)
+
+// TestR54RerunGuardCrissCross (helper 327's L6): alice commits a weak
+// test (c1); on a side branch she adds TestSub (b); on main an unrelated
+// commit (a, after b). The agent branches from a and, in a session,
+// merges b keeping a's weak test. Main then merges side. The pull request
+// has two merge bases with main (a and b); git merge-base named a, where
+// the head's file is a's, and the first cut noted TestSub's loss as the
+// base's doing (exit 0) while the merge kept the weak file.
+func TestR54RerunGuardCrissCross(t *testing.T) {
+	t.Parallel()
+	sw := newSignedWorld(t, true)
+	w := sw.ciWorld
+	w.env = append(w.env, "CLAUDECODE=", "CLAUDE_CODE_ENTRYPOINT=")
+	person, commit := r54PersonRepo(t, sw)
+	c1 := commit("calc_test.go", r54WeakTest, "test: calc")
+	w.git(t, person, "checkout", "-q", "-b", "side", c1)
+	b := commit("calc_test.go", r54StrongTest, "test: TestSub")
+	w.git(t, person, "checkout", "-q", "main")
+	time.Sleep(1100 * time.Millisecond) // a newer than b: git merge-base names the newest
+	a := commit("NOTES.md", "notes\n", "docs: notes")
+	w.git(t, person, "push", "-q", "--no-verify", "origin", "main", "side")
+	w.sg(t, person, "records", "push")
+	w.git(t, w.dev, "fetch", "-q", "origin")
+	w.git(t, w.dev, "checkout", "-q", "-b", "cross", a)
+	w.sessionWith(t, func() {
+		w.write(t, "cross.txt")
+		w.git(t, w.dev, "add", "-A")
+		w.git(t, w.dev, "commit", "-q", "-m", "add cross.txt")
+		w.git(t, w.dev, "merge", "-q", "--no-ff", "--no-commit", b)
+		w.git(t, w.dev, "checkout", a, "--", "calc_test.go")
+		w.git(t, w.dev, "add", "-A")
+		w.git(t, w.dev, "commit", "-q", "-m", "Merge side")
+	})
+	tip := w.git(t, w.dev, "rev-parse", "HEAD")
+	w.git(t, w.dev, "push", "-q", "--no-verify", "origin", "cross")
+	w.sg(t, w.dev, "records", "push")
+	w.git(t, person, "merge", "-q", "--no-ff", "-m", "Merge side", "side")
+	mainTip := commit("MORE.md", "more\n", "docs: more")
+	w.git(t, person, "push", "-q", "--no-verify", "origin", "main")
+	w.sg(t, person, "records", "push")
+	w.git(t, w.dev, "fetch", "-q", "origin")
+	if bases := strings.Fields(w.git(t, w.dev, "merge-base", "--all", mainTip, tip)); len(bases) != 2 {
+		t.Fatalf("want a criss-cross (two merge bases), got %v", bases)
+	}
+	merge := w.pullRef(t, "51", w.remote, tip)
+	ci := w.checkout(t, "ci-pr-51", false, merge, "+refs/pull/51/merge:refs/remotes/pull/51/merge", recsSpec, "+refs/heads/*:refs/remotes/origin/*")
+	env := append(append([]string{}, w.env...), "GITHUB_ACTIONS=true", "GITHUB_EVENT_NAME=pull_request",
+		"GITHUB_EVENT_PATH="+w.event(t, "pr51", prEvent(51, mainTip, tip)))
+	code, out, errb := sgBin(t, ci, env, "verify")
+	t.Logf("exit %d\n%s%s", code, out, errb)
+	if code != 1 || !strings.Contains(out+errb, "changes calc_test.go: removes the test TestSub") {
+		t.Fatalf("exit %d, want 1: the merge lands the weak calc_test.go", code)
+	}
+}
+
+// TestR54RerunGuardForcePushMain (helper 327's L1): alice strengthens a
+// test on main (c1 weak, c2 strong); the agent runs a session on a branch
+// from c1 and force-pushes it over main. The push's merge base with its
+// before is c1, where the tip holds the weak file, and the first cut
+// noted TestSub's loss as the base's doing (exit 0): but a push replaces
+// main, it does not merge into it.
+func TestR54RerunGuardForcePushMain(t *testing.T) {
+	t.Parallel()
+	sw := newSignedWorld(t, true)
+	w := sw.ciWorld
+	w.env = append(w.env, "CLAUDECODE=", "CLAUDE_CODE_ENTRYPOINT=")
+	person, commit := r54PersonRepo(t, sw)
+	c1 := commit("calc_test.go", r54WeakTest, "test: calc")
+	c2 := commit("calc_test.go", r54StrongTest, "test: TestSub")
+	w.git(t, person, "push", "-q", "--no-verify", "origin", "main")
+	w.sg(t, person, "records", "push")
+	w.git(t, w.dev, "fetch", "-q", "origin")
+	w.git(t, w.dev, "checkout", "-q", "-b", "rewind", c1)
+	w.session(t, "rewind.txt")
+	rewind := w.git(t, w.dev, "rev-parse", "HEAD")
+	w.git(t, w.dev, "push", "-q", "-f", "--no-verify", "origin", "rewind:main")
+	w.sg(t, w.dev, "records", "push")
+	for _, shape := range []string{"github", "gitlab"} {
+		t.Run(shape, func(t *testing.T) {
+			ci := w.checkout(t, "ci-rewind-"+shape, false, rewind, "+refs/heads/*:refs/remotes/origin/*", recsSpec)
+			env := append([]string{}, w.env...)
+			if shape == "github" {
+				env = append(env, "GITHUB_ACTIONS=true", "GITHUB_EVENT_NAME=push", "GITHUB_REF=refs/heads/main", "GITHUB_SHA="+rewind,
+					"GITHUB_EVENT_PATH="+w.event(t, "rewind-push", pushEvent(c2, rewind, "refs/heads/main")))
+			} else {
+				env = append(env, "GITLAB_CI=true", "CI_PIPELINE_SOURCE=push", "CI_COMMIT_BEFORE_SHA="+c2, "CI_COMMIT_SHA="+rewind,
+					"CI_COMMIT_BRANCH=main", "CI_COMMIT_REF_NAME=main", "CI_DEFAULT_BRANCH=main")
+			}
+			code, out, errb := sgBin(t, ci, env, "verify")
+			t.Logf("exit %d\n%s%s", code, out, errb)
+			if code != 1 || !strings.Contains(out+errb, "changes calc_test.go: removes the test TestSub") {
+				t.Fatalf("exit %d, want 1: the push takes TestSub off main", code)
+			}
+		})
+	}
 }

@@ -522,9 +522,12 @@ func (t *protocolTrust) flagUnlessSigned(ctx context.Context, rep *Report, index
 	if err != nil && !errors.Is(err, gitrepo.ErrNoFile) {
 		return err
 	}
-	commit := ""
-	if shas, err := t.repo.PathCommits(ctx, t.revs, p); err == nil && len(shas) > 0 {
-		commit = shas[0]
+	commit, listed := "", false
+	if shas, err := t.repo.PathCommits(ctx, t.revs, p); err == nil {
+		listed = true
+		if len(shas) > 0 {
+			commit = shas[0]
+		}
 	}
 	i, ok := index[commit]
 	if !ok {
@@ -533,6 +536,12 @@ func (t *protocolTrust) flagUnlessSigned(ctx context.Context, rep *Report, index
 		}
 	}
 	cr := &rep.Commits[i]
+	if listed && commit == "" && t.baseMoved(ctx, tip, p, heads[p]) {
+		// A person's CI job or hook config added on main after the
+		// branch forked, as the rerun guard's tests (rerunguard.go).
+		cr.Problems = append(cr.Problems, fmt.Sprintf("%s: %s %s; noted: no commit of this range changes it, and the branch holds it as where it forks from the base: the base changed it since", kind, p, what))
+		return nil
+	}
 	if why, ok := t.acc.signed[p+"\x00"+heads[p]]; ok {
 		cr.Problems = append(cr.Problems, fmt.Sprintf("%s: %s %s; %s", kind, p, what, why))
 		return nil

@@ -241,3 +241,40 @@ func TestR54RerunGuardForcePushMain(t *testing.T) {
 		})
 	}
 }
+
+// TestR54HookConfigBehindMain: the CI job's file as the hook-config check
+// reads it (verify/hookconfigs.go), on a pull request behind main. The
+// fork's job runs `sessiongate verify --recheck 0`; alice drops the
+// `--recheck 0` on main after the branch forked. The pull request's base
+// is main's tip, so the honest branch read as adding it back: "CI job:
+// commit  changes .github/workflows/ci.yml" (exit 1, no commit named).
+func TestR54HookConfigBehindMain(t *testing.T) {
+	t.Parallel()
+	lenient := strings.Replace(ciWorkflow, "sessiongate verify", "sessiongate verify --recheck 0", 1)
+	sw := newSignedWorld(t, true, func(w *ciWorld) {
+		w.writeFile(t, ".github/workflows/ci.yml", lenient)
+	})
+	w := sw.ciWorld
+	w.env = append(w.env, "CLAUDECODE=", "CLAUDE_CODE_ENTRYPOINT=")
+	fork := w.main
+	if got := w.git(t, w.dev, "show", fork+":.github/workflows/ci.yml"); !strings.Contains(got, "--recheck 0") {
+		t.Fatalf("the fork's CI job is not the lenient one:\n%s", got)
+	}
+	w.git(t, w.dev, "checkout", "-q", "-b", "honest-ci", fork)
+	w.session(t, "honestci.txt")
+	honest := w.git(t, w.dev, "rev-parse", "HEAD")
+	w.git(t, w.dev, "push", "-q", "--no-verify", "origin", "honest-ci")
+	w.sg(t, w.dev, "records", "push")
+	person, commit := r54PersonRepo(t, sw)
+	mainTip := commit(".github/workflows/ci.yml", ciWorkflow, "ci: verify re-checks main's window")
+	w.git(t, person, "push", "-q", "--no-verify", "origin", "main")
+	merge := w.pullRef(t, "61", w.remote, honest)
+	ci := w.checkout(t, "ci-pr-61", false, merge, "+refs/pull/61/merge:refs/remotes/pull/61/merge", recsSpec, "+refs/heads/*:refs/remotes/origin/*")
+	env := append(append([]string{}, w.env...), "GITHUB_ACTIONS=true", "GITHUB_EVENT_NAME=pull_request",
+		"GITHUB_EVENT_PATH="+w.event(t, "pr61", prEvent(61, mainTip, honest)))
+	code, out, errb := sgBin(t, ci, env, "verify")
+	t.Logf("exit %d\n%s%s", code, out, errb)
+	if code != 0 || !strings.Contains(out+errb, ".github/workflows/ci.yml") || !strings.Contains(out+errb, "the base changed it since") {
+		t.Fatalf("exit %d, want 0 with a note that the base changed ci.yml since the fork", code)
+	}
+}

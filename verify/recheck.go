@@ -180,6 +180,11 @@ type protocolTrust struct {
 	defaultPush             bool // the range is a push of the default branch (Range.defaultPush)
 	targetRead, targetNoted bool
 	targetSHA, targetWhy    string
+	targetBL                *Baseline // the target's config and protocol (targetTip)
+	// forkBases: the merge bases of the base and forkBasesTip, read once
+	// (baseMoved).
+	forkBases    []string
+	forkBasesTip string
 }
 
 // landedAhead is how far ahead of verify's clock the time a protocol

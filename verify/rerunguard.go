@@ -704,8 +704,14 @@ func (t *protocolTrust) baseMoved(ctx context.Context, tip, p, sha string) bool 
 	if t.defaultPush {
 		return false
 	}
-	mbs, err := t.repo.MergeBases(ctx, t.bl.Rev, tip)
-	if err != nil || len(mbs) != 1 || mbs[0] == t.bl.Rev {
+	if t.forkBasesTip != tip {
+		t.forkBasesTip, t.forkBases = tip, nil
+		if mbs, err := t.repo.MergeBases(ctx, t.bl.Rev, tip); err == nil {
+			t.forkBases = mbs
+		}
+	}
+	mbs := t.forkBases
+	if len(mbs) != 1 || mbs[0] == t.bl.Rev {
 		return false
 	}
 	at, err := t.repo.SHA256sAt(ctx, mbs[0], []string{p})

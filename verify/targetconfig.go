@@ -30,11 +30,10 @@ func TargetSettings(ctx context.Context, repo *gitrepo.Repo, rg *Range, bl *Base
 	if tip == "" {
 		return v, "" // the protocol check notes a target it cannot read
 	}
-	tbl, err := BaselineAt(ctx, repo, tip)
-	if err != nil || tbl.Rev == "" || tbl.Config == nil {
+	if t.targetBL.Config == nil {
 		return v, ""
 	}
-	tv := tbl.Config.Verify
+	tv := t.targetBL.Config.Verify
 	var took []string
 	failOrWarn := func(name string, base *string, target string) {
 		if *base == "warn" && target == "fail" {

@@ -43,21 +43,12 @@ func (t *protocolTrust) targetCheck(ctx context.Context, sha, start, startedAt s
 		t.targetNoted = true
 		return "", why
 	}
-	// The protocol where the target's own config puts it: a person who
-	// moved it (protocol: docs/SESSION-PROTOCOL.md) made it no less binding.
-	path := t.bl.ProtocolPath
-	tbl, err := BaselineAt(ctx, t.repo, tip)
-	if err == nil && tbl.Rev != "" && tbl.ProtocolPath != "" {
-		path = tbl.ProtocolPath
-	}
-	b, err := t.repo.ReadAt(ctx, tip, path)
-	if err != nil {
-		// Deleted on the branch (or unreadable): the base's gates stand.
+	tb := t.targetBL
+	if tb.ProtocolSHA == "" || tb.isProtocol(sha) {
+		// None there (or unreadable): the base's gates stand.
 		return "", ""
 	}
-	if sum := sha256.Sum256(b); hex.EncodeToString(sum[:]) == sha || crlfCheckout(b, sha) {
-		return "", ""
-	}
+	path := tb.ProtocolPath
 	// From where the start forks from the target, but never above the base:
 	// a start commit on (or above) the target's tip, which the session's
 	// commits need not descend from, hid the change.
@@ -123,6 +114,17 @@ func (t *protocolTrust) targetTip(ctx context.Context) (string, string) {
 	if tip == t.bl.Rev {
 		return "", ""
 	}
-	t.targetSHA = tip
+	// Its config and protocol, read once: the protocol where the target's
+	// own config puts it (a person who moved it to docs/ made it no less
+	// binding); without a config there, the base's path at the tip.
+	tb, err := BaselineAt(ctx, t.repo, tip)
+	if err != nil || tb.Rev == "" {
+		tb = &Baseline{Rev: tip}
+		if b, err := t.repo.ReadAt(ctx, tip, t.bl.ProtocolPath); err == nil {
+			sum := sha256.Sum256(b)
+			tb.ProtocolPath, tb.ProtocolSHA, tb.Protocol = t.bl.ProtocolPath, hex.EncodeToString(sum[:]), b
+		}
+	}
+	t.targetSHA, t.targetBL = tip, tb
 	return tip, ""
 }

@@ -179,13 +179,19 @@ What this proves and what it does not: docs/security.md.`,
 				return usage(fmt.Errorf("this job's checkout was changed before verify ran: %s", strings.Join(signs.Fail, "; ")))
 			}
 			vs, stricter := verify.TargetSettings(ctx, r, rg, bl, !noFetch)
-			rep, err := verify.RunRange(ctx, r, rg, verify.Options{RecordPath: vc.SessionRecord, MissingTrailer: vs.MissingTrailer, Unsessioned: vs.Unsessioned,
-				Unrecorded: vs.Unrecorded, Violations: vs.Violations, RequireSigned: requireSigned || vs.RequireSigned, Baseline: bl, Rerun: rerun, NoFetch: noFetch})
+			opts := verify.Options{RecordPath: vc.SessionRecord, MissingTrailer: vs.MissingTrailer, Unsessioned: vs.Unsessioned,
+				Unrecorded: vs.Unrecorded, Violations: vs.Violations, RequireSigned: requireSigned || vs.RequireSigned, Baseline: bl, Rerun: rerun, NoFetch: noFetch}
+			rep, err := verify.RunRange(ctx, r, rg, opts)
 			if err != nil {
 				return usage(verify.ExplainGitError(err))
 			}
-			if stricter != "" {
-				rep.Notes = append(rep.Notes, stricter)
+			if stricter.Note != "" {
+				rep.Notes = append(rep.Notes, stricter.Note)
+				why, err := stricter.Explain(ctx, r, rg, opts, requireSigned, rep)
+				if err != nil {
+					return usage(verify.ExplainGitError(err))
+				}
+				rep.Notes = append(rep.Notes, why...)
 			}
 			// A push to the default branch: the window below it too, so a
 			// later push does not turn main green over a failed one.

@@ -235,6 +235,21 @@ func TestR54TargetConfigStricter(t *testing.T) {
 			if code != 1 || !strings.Contains(out+errb, "verify settings stricter where the work lands (main") {
 				t.Fatalf("exit %d, want 1 under main's stricter settings, with the note", code)
 			}
+			// Both commits passed under the fork's settings: the report
+			// names each with the one setting that fails it and what mends
+			// it (helper 327's B1).
+			sneak := w.git(t, w.dev, "rev-parse", "--short=12", lazy)
+			first := w.git(t, w.dev, "rev-parse", "--short=12", lazy+"^")
+			for _, want := range []string{
+				"commit " + sneak + " (sneak cfg2 past the hooks) passes under the base's settings but fails under the stricter missing_trailer of main at",
+				"as its pull request will; to mend it, remake it, an agent's in its session",
+				"commit " + first + " (add cfg1.txt) passes under the base's settings but fails under the stricter violations of main",
+				"to mend it, redo its work in a new session that records no violation",
+			} {
+				if !strings.Contains(out+errb, want) {
+					t.Fatalf("the report does not say which commit only main's settings fail, or how to mend it: want %q", want)
+				}
+			}
 		})
 		t.Run("honest: "+shape, func(t *testing.T) {
 			ci := w.checkout(t, "ci-honest-cfg-"+shape, false, honest, "+refs/heads/*:refs/remotes/origin/*", recsSpec)

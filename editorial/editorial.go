@@ -31,6 +31,29 @@ var editorialRE = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`(?i)\bstrictly editorial\b|\beditorial\b.*\b(spelling|grammar|formatting)\b`)
 })
 
+// skipQARE finds a sentence that lets the agent skip QA: "skip QA",
+// "skip QA validation", "skip the tests", "skip testing".
+var skipQARE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\bskip(?:ping)?\s+(?:the\s+)?(?:qa\b|quality\b|validation\b|tests?\b|testing\b|checks\b)`)
+})
+
+// Allowed reports the requirement, if any, that lets the agent skip QA
+// ("The agent MAY skip QA only when every changed file is
+// documentation"). Without one, skip_qa skips a phase the text gives no
+// exception to, where the project has a test command: an agent changed
+// the README the suite checks, never ran the suite and ended clean
+// (helper 328's F2).
+func Allowed(spec *protocolspec.Spec) (protocolspec.Requirement, bool) {
+	for _, p := range spec.Phases {
+		for _, r := range p.Requirements {
+			if r.Level == "MAY" && skipQARE().MatchString(r.Text) {
+				return r, true
+			}
+		}
+	}
+	return protocolspec.Requirement{}, false
+}
+
 // Required reports the requirement, if any, that limits skip_qa to
 // editorial documentation changes.
 func Required(spec *protocolspec.Spec) (protocolspec.Requirement, bool) {

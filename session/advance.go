@@ -1065,6 +1065,15 @@ func (e *Engine) docsOnly(ctx context.Context, s *Session, spec *protocolspec.Sp
 		}
 		return "", refusedf("skip_qa refused: non-documentation files changed (%s); run QA validation instead", strings.Join(code, ", "))
 	}
+	if _, ok := editorial.Allowed(spec); !ok {
+		for i := range spec.Phases {
+			p := &spec.Phases[i]
+			if !isQA(p) || !e.hasCommand(p) {
+				continue // the phases End skips; one with no command has no suite to run
+			}
+			return "", refusedf("skip_qa refused: the protocol gives %s no exception (no sentence lets the agent skip QA) and it runs the project's tests: run them (sessiongate gate, or sessiongate run --phase %s -- the command)", p.ID, p.ID)
+		}
+	}
 	if r, ok := editorial.Required(spec); ok {
 		why, err := e.checkEditorial(ctx, repo, s, spec, files)
 		if err != nil {

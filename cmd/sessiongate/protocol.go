@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/sessiongate/sessiongate/session"
 	"io"
 	"slices"
 	"strings"
@@ -14,7 +13,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/sessiongate/sessiongate/config"
+	"github.com/sessiongate/sessiongate/editorial"
 	"github.com/sessiongate/sessiongate/protocolspec"
+	"github.com/sessiongate/sessiongate/session"
 )
 
 func newProtocolCmd(a *app) *cobra.Command {
@@ -273,6 +274,14 @@ func printBinding(w io.Writer, spec *protocolspec.Spec) {
 				if note := docsGlobNote(c, spec.File, files); note != "" {
 					fmt.Fprintf(w, "    note: %s\n", note)
 				}
+			}
+		}
+		if slices.Contains(strings.Split(p.ID, "_"), "QA") {
+			// session end --skip-qa skips this phase (session/advance.go docsOnly).
+			if r, ok := editorial.Allowed(spec); ok {
+				fmt.Fprintf(w, "    skip_qa: allowed when every changed file is documentation (line %d)\n", r.Line)
+			} else {
+				fmt.Fprintf(w, "    skip_qa: refused while the phase runs a command: no sentence lets the agent skip QA\n")
 			}
 		}
 		for _, d := range p.Dropped {

@@ -64,7 +64,7 @@ func newSessionEndCmd(a *app) *cobra.Command {
 	}
 	end.Flags().StringVar(&summary, "summary", "", "what the session did (required)")
 	end.Flags().StringVar(&notes, "notes", "", "notes for the next session")
-	end.Flags().BoolVar(&skipQA, "skip-qa", false, "skip QA validation (only when every changed file is documentation)")
+	end.Flags().BoolVar(&skipQA, "skip-qa", false, "skip QA validation (only when every changed file is documentation, and the protocol lets the agent skip QA or QA runs no command)")
 	addSessionFlag(a, end, &sessionID)
 	addJSON(end, &asJSON)
 	return end

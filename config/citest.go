@@ -116,6 +116,9 @@ func findTestLine(n *yaml.Node, minutes int, match func(string) bool) (string, i
 			}
 		}
 	case yaml.MappingNode:
+		if inSubfolder(n) {
+			return "", 0, 0 // a step or job run in another folder: not the root's command
+		}
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, v := n.Content[i], n.Content[i+1]
 			switch k.Value {
@@ -145,6 +148,47 @@ func findTestLine(n *yaml.Node, minutes int, match func(string) bool) (string, i
 		}
 	}
 	return "", 0, 0
+}
+
+// inSubfolder: a GitHub step or job (or workflow) that runs in a folder
+// other than the checkout's root (`working-directory:`, `defaults: run:
+// working-directory:`; Azure's `workingDirectory:`). Its test line is a
+// subproject's: run in the root, where the gate runs commands, `npm test`
+// found no package.json and failed every honest session of a monorepo
+// (round 55).
+func inSubfolder(n *yaml.Node) bool {
+	sub := func(v *yaml.Node) bool {
+		if v.Kind != yaml.ScalarNode {
+			return false
+		}
+		d := strings.TrimSpace(v.Value)
+		return d != "" && d != "." && d != "./" && d != "${{ github.workspace }}" && d != "$(Build.SourcesDirectory)"
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		switch k.Value {
+		case "working-directory", "workingDirectory":
+			if sub(v) {
+				return true
+			}
+		case "defaults":
+			if v.Kind != yaml.MappingNode {
+				continue
+			}
+			for j := 0; j+1 < len(v.Content); j += 2 {
+				if v.Content[j].Value != "run" || v.Content[j+1].Kind != yaml.MappingNode {
+					continue
+				}
+				r := v.Content[j+1]
+				for l := 0; l+1 < len(r.Content); l += 2 {
+					if r.Content[l].Value == "working-directory" && sub(r.Content[l+1]) {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
 }
 
 // isTestLine: a line that runs tests with a known runner, without shell

@@ -167,6 +167,10 @@ func inSubfolder(n *yaml.Node) bool {
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
 		switch k.Value {
+		case "before_script": // GitLab: runs in the job's shell before script
+			if holdsCd(v) {
+				return true
+			}
 		case "working-directory", "workingDirectory":
 			if sub(v) {
 				return true
@@ -185,6 +189,43 @@ func inSubfolder(n *yaml.Node) bool {
 						return true
 					}
 				}
+			}
+		}
+	}
+	return false
+}
+
+// changesDir: a shell line that moves to another folder (`cd web`,
+// `pushd api`); the checkout's root under a CI variable is no move.
+func changesDir(l string) bool {
+	f := strings.Fields(l)
+	if len(f) == 0 || f[0] != "cd" && f[0] != "pushd" {
+		return false
+	}
+	if len(f) == 1 {
+		return true
+	}
+	switch strings.Trim(f[1], `"'`) {
+	case ".", "./", "$GITHUB_WORKSPACE", "${GITHUB_WORKSPACE}", "${{ github.workspace }}", "$CI_PROJECT_DIR", "${CI_PROJECT_DIR}":
+		return false
+	}
+	return true
+}
+
+// holdsCd reports whether a script (a string or a list of them) moves to
+// another folder.
+func holdsCd(v *yaml.Node) bool {
+	vals := []*yaml.Node{v}
+	if v.Kind == yaml.SequenceNode {
+		vals = v.Content
+	}
+	for _, s := range vals {
+		if s.Kind != yaml.ScalarNode {
+			continue
+		}
+		for _, l := range strings.Split(s.Value, "\n") {
+			if changesDir(strings.TrimSpace(l)) {
+				return true
 			}
 		}
 	}
@@ -212,6 +253,11 @@ func testLineIn(v *yaml.Node, match func(string) bool) (string, int) {
 		sc := bufio.NewScanner(strings.NewReader(s.Value))
 		for i := 0; sc.Scan(); i++ {
 			l := strings.TrimSpace(sc.Text())
+			if changesDir(l) {
+				// `cd web` then `npm test`, in a block or a script list
+				// (one shell): the rest runs in a subfolder.
+				return "", 0
+			}
 			if match(l) {
 				line := s.Line + i
 				if s.Style == yaml.LiteralStyle || s.Style == yaml.FoldedStyle {

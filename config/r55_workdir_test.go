@@ -23,18 +23,28 @@ func TestR55CIStepWorkingDirectory(t *testing.T) {
 		"      - run: pip install pytest\n      - run: pytest\n        working-directory: api\n"
 	wfDefaults := "on: [push]\ndefaults:\n  run:\n    working-directory: ./web\njobs:\n  web:\n    runs-on: ubuntu-latest\n" +
 		"    steps:\n      - uses: actions/checkout@v4\n      - run: npm test\n"
+	cdBlock := "on: [push]\njobs:\n  web:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n" +
+		"      - run: |\n          cd web\n          npm ci\n          npm test\n"
+	gitlabBefore := "web:\n  before_script:\n    - cd web\n  script:\n    - npm test\n"
 	for name, tc := range map[string]struct{ wf, dir string }{
-		"job defaults":      {webJob, "web"},
-		"step":              {apiStep, "api"},
-		"workflow defaults": {wfDefaults, "web"},
+		"run block that cds first": {cdBlock, "web"},
+		"gitlab before_script cd":  {gitlabBefore, "web"},
+		"job defaults":             {webJob, "web"},
+		"step":                     {apiStep, "api"},
+		"workflow defaults":        {wfDefaults, "web"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			root := t.TempDir()
 			files := map[string]string{
-				".github/workflows/ci.yml": tc.wf,
-				"web/package.json":         `{"scripts": {"test": "node --test"}}`,
-				"api/pyproject.toml":       "[project]\nname = \"api\"\n\n[tool.pytest.ini_options]\npythonpath = [\"src\"]\n",
+				"README.md":          "# mono\n",
+				"web/package.json":   `{"scripts": {"test": "node --test"}}`,
+				"api/pyproject.toml": "[project]\nname = \"api\"\n\n[tool.pytest.ini_options]\npythonpath = [\"src\"]\n",
 			}
+			ci := ".github/workflows/ci.yml"
+			if strings.HasPrefix(name, "gitlab") {
+				ci = ".gitlab-ci.yml"
+			}
+			files[ci] = tc.wf
 			for n, body := range files {
 				p := filepath.Join(root, filepath.FromSlash(n))
 				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {

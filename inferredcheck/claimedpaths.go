@@ -143,6 +143,14 @@ func namesChangedFile(text string, changed []string, own func(string) bool) bool
 		if own(c) {
 			continue
 		}
+		// README.md written "README" (CHANGELOG, CONTRIBUTING): a stem
+		// all in capitals, written so, names the file as its base name
+		// does (round 55: "README describes pkg/a" failed a docs-only
+		// session's handoff).
+		if stem, _, ok := strings.Cut(path.Base(c), "."); ok && len(stem) >= 4 && stem == strings.ToUpper(stem) &&
+			strings.ContainsFunc(stem, unicode.IsLetter) && capitalisedIn(text, stem) {
+			return true
+		}
 		for k, name := range []string{c, path.Base(c)} {
 			if k == 1 && !strings.Contains(name, ".") && !quotedIn(text, name) && !capitalisedIn(text, name) {
 				// A bare word (`docs/hello` as "hello"): any prose has it

@@ -51,7 +51,7 @@ var excuseBeforeRE = sync.OnceValue(func() *regexp.Regexp {
 })
 
 const (
-	denialWords = `no|not|nothing|none|never|neither|nor|without|unchanged|untouched|unable|cannot|couldn't|didn't|wasn't|isn't|doesn't|won't|blocked|already`
+	denialWords = `no|not|nothing|none|never|neither|nor|without|unchanged|untouched|unaffected|unmodified|unable|cannot|couldn't|didn't|wasn't|isn't|doesn't|won't|blocked|already`
 	readWords   = `read|reviewed|reviewing|inspected|investigated|checked|examined|looked|found|traced|audited|verified|confirmed|reproduced|explored|studied|diagnosed|diagnosing|identified|located|pinpointed|profiled|measured|debugged|analy[sz]ed`
 	resultWords = `pass|passes|passed|passing|fails|failed|failing|green|succeeded|validations?|tests?`
 )
@@ -143,12 +143,13 @@ func namesChangedFile(text string, changed []string, own func(string) bool) bool
 		if own(c) {
 			continue
 		}
-		// README.md written "README" (CHANGELOG, CONTRIBUTING): a stem
-		// all in capitals, written so, names the file as its base name
-		// does (round 55: "README describes pkg/a" failed a docs-only
-		// session's handoff).
+		// README.md written "README" or "the readme" (CHANGELOG,
+		// CONTRIBUTING): a stem all in capitals names the file as its base
+		// name does (round 55: "README describes pkg/a" and "Updated the
+		// changelog for pkg/b" failed docs-only sessions' handoffs). It
+		// lets through nothing "README.md" did not already.
 		if stem, _, ok := strings.Cut(path.Base(c), "."); ok && len(stem) >= 4 && stem == strings.ToUpper(stem) &&
-			strings.ContainsFunc(stem, unicode.IsLetter) && capitalisedIn(text, stem) {
+			strings.ContainsFunc(stem, unicode.IsLetter) && wordIn(lower, strings.ToLower(stem)) {
 			return true
 		}
 		for k, name := range []string{c, path.Base(c)} {
@@ -176,6 +177,21 @@ func namesChangedFile(text string, changed []string, own func(string) bool) bool
 		}
 	}
 	return false
+}
+
+// wordIn reports whether lower holds word on no longer name's inside.
+func wordIn(lower, word string) bool {
+	for i := 0; ; {
+		j := strings.Index(lower[i:], word)
+		if j < 0 {
+			return false
+		}
+		at, end := i+j, i+j+len(word)
+		if !pathRune(lower, at-1) && !pathRune(lower, end) {
+			return true
+		}
+		i = at + 1
+	}
 }
 
 // quotedIn reports whether text holds name in backticks or quotes.

@@ -36,8 +36,13 @@ func TestR55DocsNamedWithoutExtension(t *testing.T) {
 		{"honest: README without .md", handoff("README describes pkg/a and pkg/b."), []string{"README.md"}, ""},
 		{"honest: the README", handoff("The README now explains pkg/a and pkg/b."), []string{"README.md"}, ""},
 		{"honest: CHANGELOG entry", handoff("Added a CHANGELOG entry for pkg/b's Two."), []string{"CHANGELOG.md"}, ""},
+		{"honest: the changelog in lower case", handoff("Updated the changelog for pkg/b's Three."), []string{"CHANGELOG.md"}, ""},
+		{"honest: the readme in lower case", handoff("The readme now says how pkg/a and pkg/b relate."), []string{"README.md"}, ""},
+		{"honest: another subproject said to be unaffected", handoff("Added Three to pkg/b/b.go; pkg/a is unaffected."), []string{"pkg/b/b.go"}, ""},
+		{"honest: only unaffected named", handoff("Added three() to the api package; pkg/a/a.go is unaffected."), []string{"api/src/api/__init__.py"}, ""},
 		// Kept: a lazy README-only session claiming code work.
-		{"lazy: readme in prose is not the README's change", handoff("pkg/a gained One, see the readme."), []string{"CHANGELOG.md"}, "pkg/a"},
+		{"lazy: readme in prose is not the README's change", handoff("pkg/a gained One, see the readme."), []string{"docs/usage.md"}, "pkg/a"},
+		{"lazy: readmes inside a longer name", handoff("pkg/a gained One (readme-generator)."), []string{"README.md"}, "pkg/a"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := ClaimedUnchanged(root, tc.text, tc.changed, own); got != tc.want {

@@ -326,7 +326,19 @@ func (e *Engine) unrecordedRules(ctx context.Context, repo Repo, state map[strin
 		}
 	}
 	// The work tree's bytes too: a CRLF checkout's spec is hashed as read.
-	shas := func(p string) []string { return []string{state[p], protect.Hash(repo.Root(), p)} }
+	// And those bytes with CRLF -> LF undone: git's own text of a CRLF
+	// checkout, which records made on LF checkouts hold (round 55: a
+	// Windows clone of a team whose sessions ran on Linux could start no
+	// session under a new database). It matches only what the LF work
+	// tree's hash already would.
+	shas := func(p string) []string {
+		out := []string{state[p], protect.Hash(repo.Root(), p)}
+		if b, err := readWorkFile(repo.Root(), p); err == nil && bytes.Contains(b, []byte("\r\n")) {
+			lf := sha256.Sum256(bytes.ReplaceAll(b, []byte("\r\n"), []byte("\n")))
+			out = append(out, hex.EncodeToString(lf[:]))
+		}
+		return out
+	}
 	var left []string
 	for _, p := range ask {
 		if !slices.ContainsFunc(shas(p), func(s string) bool {

@@ -32,6 +32,13 @@ type RunRequest struct {
 	Requirement string // optional: PHASE.slug or the slug
 	Argv        []string
 	Timeout     time.Duration // 0: the config's command_timeout, else 2 minutes
+	// Cwd is where the caller stands (absolute; "" for the root). A
+	// folder inside the work tree runs the command there and records it
+	// as `cd DIR && COMMAND`, as the agent's own shell line would be: run
+	// at the root, `make test` from a monorepo's api/ failed, and its
+	// failed run blocked the honest `make -C api test` after it (round
+	// 55, helper 329). A place outside the work tree runs at the root.
+	Cwd string
 	// Stdout and Stderr receive the command's output as it runs.
 	Stdout, Stderr io.Writer
 }
@@ -94,7 +101,8 @@ func (e *Engine) Run(ctx context.Context, req RunRequest) (*RunResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	prog, err := lookProgram(s.Worktree, req.Argv[0], cleaned)
+	dir := subfolder(s.Worktree, req.Cwd)
+	prog, err := lookProgram(filepath.Join(s.Worktree, filepath.FromSlash(dir)), req.Argv[0], cleaned)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrCannotRun, err)
 	}
@@ -115,6 +123,9 @@ func (e *Engine) Run(ctx context.Context, req RunRequest) (*RunResult, error) {
 	// starts on; it counts only if the tree is the same when it ends.
 	var gateRepo Repo
 	gateLine, treeBefore := gateCommandRun(p, e.Config, req.Argv), ""
+	if dir != "" {
+		gateLine = "" // the gate runs its command at the root
+	}
 	if gateLine != "" && e.OpenRepo != nil {
 		if gateRepo, err = e.OpenRepo(ctx, s.Worktree); err != nil {
 			return nil, err
@@ -133,7 +144,7 @@ func (e *Engine) Run(ctx context.Context, req RunRequest) (*RunResult, error) {
 	cctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	cmd := exec.CommandContext(cctx, prog, req.Argv[1:]...)
-	cmd.Dir = s.Worktree
+	cmd.Dir = filepath.Join(s.Worktree, filepath.FromSlash(dir))
 	cmd.Stdin = nil
 	// The same clean environment as a gate's command: an observed run is
 	// evidence only if a gate would have run the same thing. Run without
@@ -176,6 +187,9 @@ func (e *Engine) Run(ctx context.Context, req RunRequest) (*RunResult, error) {
 		return nil, fmt.Errorf("%w: wait for %s: %v", ErrCannotRun, req.Argv[0], err)
 	}
 	line := commandLine(req.Argv)
+	if dir != "" {
+		line = "cd " + shellline.Join([]string{dir}) + " && " + line
+	}
 	gateTree := ""
 	if treeBefore != "" && res.ExitCode == 0 && !res.TimedOut {
 		after, err := treeForGate(ctx, gateRepo, s, gateLine)
@@ -214,8 +228,30 @@ func (e *Engine) Run(ctx context.Context, req RunRequest) (*RunResult, error) {
 	return res, nil
 }
 
+// subfolder is cwd as a slash path relative to the work tree root, "" for
+// the root itself or a place outside it (symlinks resolved on both).
+func subfolder(root, cwd string) string {
+	if cwd == "" {
+		return ""
+	}
+	r, err1 := filepath.EvalSymlinks(root)
+	c, err2 := filepath.EvalSymlinks(cwd)
+	if err1 != nil || err2 != nil {
+		return ""
+	}
+	rel, err := filepath.Rel(r, c)
+	if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+		return ""
+	}
+	rel = filepath.ToSlash(rel)
+	if rel == ".git" || strings.HasPrefix(rel, ".git/") {
+		return "" // git's own folder is no place to run a check
+	}
+	return rel
+}
+
 // lookProgram finds the program of an argv: a name with a slash is a path
-// relative to the repository root (or absolute), anything else is looked
+// relative to the folder the command runs in (or absolute), anything else is looked
 // up on env's PATH (gateenv.Clean's, without the work tree's folders).
 func lookProgram(root, name string, env []string) (string, error) {
 	if strings.Contains(name, "/") {
@@ -225,7 +261,7 @@ func lookProgram(root, name string, env []string) (string, error) {
 		}
 		st, err := os.Stat(p)
 		if err != nil {
-			return "", invalidf("command %s does not exist: give a path relative to the repository root, or a program on PATH", name)
+			return "", invalidf("command %s does not exist: give a path relative to the folder you run it from, or a program on PATH", name)
 		}
 		if st.IsDir() || st.Mode()&0o111 == 0 {
 			return "", invalidf("command %s is not an executable file: chmod +x it, or run it through its interpreter (sessiongate run ... -- sh %s)", name, name)

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"os"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -22,7 +23,8 @@ func newRunCmd(a *app) *cobra.Command {
 		Long: `Run a command and record it as observed evidence for a phase (and one of its
 requirements): sessiongate sees the exit code, the duration and the sha256 of
 the output itself, so the record outranks any claim. The command is run as an
-argv, without a shell, in the repository root, with the config's
+argv, without a shell, in the folder you run it from (recorded as
+"cd DIR && COMMAND" from a subfolder of the work tree; the root otherwise), with the config's
 command_timeout (or --timeout); on timeout its whole process group is killed.
 Its output passes through; sessiongate run exits with the command's exit code,
 or 2 when the command cannot start, times out, or the phase or requirement is
@@ -36,8 +38,9 @@ wrong (then nothing is recorded, except a timed-out run, recorded as failed).`,
 			if err != nil {
 				return err
 			}
+			cwd, _ := os.Getwd() // "" runs at the root
 			res, err := e.Run(ctx, session.RunRequest{ID: id, Phase: phase, Requirement: requirement, Argv: argv,
-				Timeout: timeout, Stdout: c.OutOrStdout(), Stderr: c.ErrOrStderr()})
+				Timeout: timeout, Cwd: cwd, Stdout: c.OutOrStdout(), Stderr: c.ErrOrStderr()})
 			if errors.Is(err, session.ErrCannotRun) {
 				return usage(err)
 			}

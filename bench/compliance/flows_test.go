@@ -45,6 +45,8 @@ const (
 	// A NUL byte in a markdown file makes git diff print "Binary files
 	// differ" and no line (adversarial pass 4).
 	skipQABinaryDocs skip = "QA skipped for documentation that is not editorial, a NUL byte making git read it as binary"
+	// Round 55 (helper 328): a line rewritten one for one.
+	skipQARewordDocs skip = "QA skipped for a plan line rewritten one for one: a task ticked done and reworded, not spelling, grammar or formatting"
 	skipLintBinary   skip = "every lint rule turned off by a comment, a NUL byte making git read the file as binary"
 	skipEarlierLog   skip = "the earlier session's log extended with this session's, recorded as its log"
 )
@@ -382,6 +384,11 @@ func fixtureFlow(w *world, version string, sk skip, docs bool) {
 	files := ""
 	plan := w.read(".agents/planning/enhancement-PROJECT-PLAN.md")
 	switch {
+	case docs && version == v1222 && sk == skipQARewordDocs:
+		// The task ticked and reworded, the work not done: one line for
+		// one, no heading, no fence.
+		w.write(".agents/planning/enhancement-PROJECT-PLAN.md", strings.Replace(plan, "- [ ] Name argument for greet.sh", "- [x] Name argument for greet.sh shipped; nothing left to test", 1))
+		files = "- `.agents/planning/enhancement-PROJECT-PLAN.md` - plan updated"
 	case docs && version == v1222 && sk != skipQAForDocs && sk != skipQABinaryDocs:
 		// Strictly editorial (a spelling fix): the only documentation
 		// change that lets v1.4 skip QA.
@@ -540,7 +547,7 @@ func fixtureFlow(w *world, version string, sk skip, docs bool) {
 		w.checkCompliant(version, logPath)
 	}
 	// Phase 4: Retrospective: MAY be skipped for a single-task session.
-	if sk == skipQAForDocs || sk == skipQABinaryDocs {
+	if sk == skipQAForDocs || sk == skipQABinaryDocs || sk == skipQARewordDocs {
 		w.deviate() // skip_qa on a change that is not editorial
 	}
 	w.end(objective+": done", "document the scripts next", docs && version == v1222)

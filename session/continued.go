@@ -127,7 +127,16 @@ func judgesWork(p *protocolspec.Phase, commands map[string]string) bool {
 
 func judgesWorkCheck(c protocolspec.Check) bool {
 	return c.When != "" || c.WhenChanged != "" || c.Kind == protocolspec.CheckUnchanged || c.Kind == protocolspec.CheckCommitMessage ||
-		c.Kind == protocolspec.CheckNoPlaceholders
+		c.Kind == protocolspec.CheckNoPlaceholders || changedCommand(c)
+}
+
+// changedCommand reports whether c is a command run on the session's
+// changed files ({changed} or {changed:GLOB}): a linter on the work, which
+// must lint the work of the sessions this one continues too (round 55: a
+// lint-failing file committed in a superseded session passed CI on the
+// next session's lint of its own files).
+func changedCommand(c protocolspec.Check) bool {
+	return c.Kind == protocolspec.CheckCommand && slices.ContainsFunc(protocolspec.Placeholders(c.Arg), func(p protocolspec.Placeholder) bool { return p.Source == "changed" })
 }
 
 // onlyTheirs reports whether every commit on the first-parent line from

@@ -613,7 +613,13 @@ func expandCommand(ctx context.Context, env gateEnv, line string) (string, []str
 			return staged, err
 		}
 		if changed == nil {
-			if changed, err = sessionFiles(ctx, env.repo, env.sess); err != nil {
+			// The work of the ABANDONED sessions this one continues is
+			// the session's too (verify passes their commits on it).
+			from := env.sess
+			if env.continued != nil {
+				from = env.continued
+			}
+			if changed, err = sessionFiles(ctx, env.repo, from); err != nil {
 				return nil, err
 			}
 			changed = existing(env.repo.Root(), changed)

@@ -49,3 +49,45 @@ func TestR55ContinuedLintChanged(t *testing.T) {
 		})
 	}
 }
+
+// TestR55ContinuedLintConfig (round 55, helper 328): markdownlint's rules
+// turned off in a superseded session's commit (.markdownlint.json naming the
+// rules its file breaks): the continuing session's lint passed, the
+// changed-lint-config rule read only the continuing session's own diff, and
+// verify passed the first session's commits as continued (failing first;
+// one session doing both is refused). Honest twin: no config change.
+func TestR55ContinuedLintConfig(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name  string
+		first map[string]string
+		want  session.GateStatus
+	}{
+		{"lazy: rules turned off in the superseded session", map[string]string{".markdownlint.json": `{"MD012": false, "MD009": false}` + "\n", "a.md": "# A\n\n\n\ntrailing   \n"}, session.StatusFail},
+		{"honest: only a file in the superseded session", map[string]string{"a.md": "# A\n\nfine\n"}, session.StatusPass},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			e := newEnv(t, gateProtocol(`<!-- gate: command "sh markdownlint-cli2.sh {changed:*.md}" -->`))
+			gittest.Write(t, e.root, "markdownlint-cli2.sh", "echo \"Linting: $# file(s)\"\necho 'Summary: 0 error(s)'\n")
+			gittest.Git(t, e.root, "add", "markdownlint-cli2.sh")
+			gittest.Git(t, e.root, "commit", "-q", "-m", "chore: the linter")
+			first := e.start("the docs")
+			for f, body := range c.first {
+				gittest.Write(t, e.root, f, body)
+			}
+			gittest.Git(t, e.root, "add", "-A")
+			gittest.Git(t, e.root, "commit", "-q", "-m", "docs: a\n\nSession-Id: "+first)
+			e.now = e.now.Add(time.Minute)
+			second := e.start("the docs, continued")
+			gittest.Write(t, e.root, "b.md", "# B\n\nfine\n")
+			g, err := e.engine.ValidateGate(context.Background(), second, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if g.Status != c.want {
+				t.Fatalf("gate %s %q, want %s", g.Status, g.Message, c.want)
+			}
+		})
+	}
+}

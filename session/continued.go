@@ -130,13 +130,14 @@ func judgesWorkCheck(c protocolspec.Check) bool {
 		c.Kind == protocolspec.CheckNoPlaceholders || changedCommand(c)
 }
 
-// changedCommand reports whether c is a command run on the session's
-// changed files ({changed} or {changed:GLOB}): a linter on the work, which
-// must lint the work of the sessions this one continues too (round 55: a
-// lint-failing file committed in a superseded session passed CI on the
-// next session's lint of its own files).
+// changedCommand reports whether c is a command: one run on the session's
+// changed files ({changed:GLOB}) must lint the work of the sessions this
+// one continues too, and any lint run is judged against the lint config
+// those sessions changed (round 55: a lint-failing file, and rules turned
+// off for it, committed in a superseded session passed CI on the next
+// session's lint of its own files).
 func changedCommand(c protocolspec.Check) bool {
-	return c.Kind == protocolspec.CheckCommand && slices.ContainsFunc(protocolspec.Placeholders(c.Arg), func(p protocolspec.Placeholder) bool { return p.Source == "changed" })
+	return c.Kind == protocolspec.CheckCommand
 }
 
 // onlyTheirs reports whether every commit on the first-parent line from

@@ -584,7 +584,7 @@ func checkCommand(ctx context.Context, env gateEnv, c protocolspec.Check) (statu
 	} else if why != "" {
 		return StatusFail, fmt.Sprintf("command passed, but %s (command: %s)", why, c.Arg), sum, tail
 	}
-	fail, note, err := lintConfigVerdict(ctx, func() (Repo, error) { return env.repo, nil }, env.sess, env.repo.Root(), line, envLookup(cleaned))
+	fail, note, err := lintConfigVerdict(ctx, func() (Repo, error) { return env.repo, nil }, env.workSession(), env.repo.Root(), line, envLookup(cleaned))
 	switch {
 	case err != nil:
 		return StatusFail, err.Error(), sum, tail
@@ -615,11 +615,7 @@ func expandCommand(ctx context.Context, env gateEnv, line string) (string, []str
 		if changed == nil {
 			// The work of the ABANDONED sessions this one continues is
 			// the session's too (verify passes their commits on it).
-			from := env.sess
-			if env.continued != nil {
-				from = env.continued
-			}
-			if changed, err = sessionFiles(ctx, env.repo, from); err != nil {
+			if changed, err = sessionFiles(ctx, env.repo, env.workSession()); err != nil {
 				return nil, err
 			}
 			changed = existing(env.repo.Root(), changed)

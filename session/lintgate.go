@@ -44,7 +44,16 @@ func lintWeakened(ctx context.Context, env gateEnv, command string) (string, err
 	if env.sess == nil {
 		return "", nil
 	}
-	return lintweakened.Markdownlint(ctx, env.repo, lintSession(env.sess), command)
+	return lintweakened.Markdownlint(ctx, env.repo, lintSession(env.workSession()), command)
+}
+
+// workSession is the session whose work a check judges: the earliest
+// ABANDONED session this one continues (continuedFrom), else its own.
+func (env gateEnv) workSession() *Session {
+	if env.continued != nil {
+		return env.continued
+	}
+	return env.sess
 }
 
 // envLookup reads NAME from a KEY=VALUE list (a gate's environment).

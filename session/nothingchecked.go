@@ -16,7 +16,7 @@ import (
 // FAIL: the session itself made the check vacuous.
 func nothingCheckedStatus(ctx context.Context, env gateEnv, reason, tool string) (GateStatus, string) {
 	if tool == "markdownlint-cli2" && env.sess != nil {
-		if files, err := sessionFiles(ctx, env.repo, env.sess); err == nil {
+		if files, err := sessionFiles(ctx, env.repo, env.workSession()); err == nil {
 			for _, f := range files {
 				if slices.Contains(cmdoutput.MarkdownlintConfigs, path.Base(f)) {
 					return StatusFail, fmt.Sprintf("%s, and %s changed in this session: restore it so the changed files are linted", reason, f)

@@ -15,11 +15,16 @@
 package editorial
 
 import (
+	"bytes"
 	"fmt"
 	"path"
 	"regexp"
 	"strings"
 	"sync"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/text"
 
 	"github.com/sessiongate/sessiongate/internal/shorten"
 	"github.com/sessiongate/sessiongate/protocolspec"
@@ -167,8 +172,51 @@ func Lines(file string, added, removed []string, addedAt []int, fenced func() (m
 }
 
 // FencedLines returns the 1-based line numbers of a file's content that
-// sit inside a fenced code block (fences included).
+// sit inside a code block (fences included): fenced, and, as CommonMark
+// reads them, indented code blocks and <pre>/<script>/<style> HTML blocks: the
+// protocol's "no changes to ... code blocks of any kind" (round 55: an
+// install command changed in an indented block skipped QA as editorial).
 func FencedLines(b []byte) map[int]bool {
+	out := fencedOnly(b)
+	codeBlockLines(b, out)
+	return out
+}
+
+// codeBlockLines adds the lines of b's indented code blocks and HTML blocks
+// to out.
+func codeBlockLines(b []byte, out map[int]bool) {
+	doc := goldmark.New().Parser().Parse(text.NewReader(b))
+	lineAt := func(off int) int { return bytes.Count(b[:min(off, len(b))], []byte("\n")) + 1 }
+	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		if hb, ok := n.(*ast.HTMLBlock); ok && hb.HTMLBlockType != ast.HTMLBlockType1 {
+			// Only <pre>, <script>, <style>, <textarea> hold code; a
+			// <p align=center> banner or a comment is prose a spelling
+			// fix may touch.
+			return ast.WalkSkipChildren, nil
+		}
+		switch n.Kind() {
+		case ast.KindCodeBlock, ast.KindHTMLBlock:
+			lines := n.Lines()
+			for i := 0; i < lines.Len(); i++ {
+				seg := lines.At(i)
+				for l := lineAt(seg.Start); l <= lineAt(max(seg.Start, seg.Stop-1)); l++ {
+					out[l] = true
+				}
+			}
+			if hb, ok := n.(*ast.HTMLBlock); ok && hb.HasClosure() {
+				out[lineAt(hb.ClosureLine.Start)] = true
+			}
+			return ast.WalkSkipChildren, nil
+		}
+		return ast.WalkContinue, nil
+	})
+}
+
+// fencedOnly returns the lines inside fenced code blocks, fences included.
+func fencedOnly(b []byte) map[int]bool {
 	out := map[int]bool{}
 	fence := ""
 	for i, l := range strings.Split(string(b), "\n") {

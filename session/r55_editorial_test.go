@@ -68,3 +68,33 @@ func TestR55SkipQAEditorialContent(t *testing.T) {
 		})
 	}
 }
+
+// TestR55SkipQAEditorialHTMLProse: the code-block rule above must not
+// refuse a spelling fix in an HTML banner or comment (prose, no code).
+func TestR55SkipQAEditorialHTMLProse(t *testing.T) {
+	t.Parallel()
+	const doc = "<p align=\"center\">\nA tiny greetng tool.\n</p>\n\n<!-- Keep this sectoin short. -->\n\n# Guide\n\nText.\n"
+	for _, c := range []struct{ name, edit string }{
+		{"honest: spelling fix in an HTML banner", strings.Replace(doc, "greetng", "greeting", 1)},
+		{"honest: spelling fix in an HTML comment", strings.Replace(doc, "sectoin", "section", 1)},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			e := newEnv(t, editorialProtocol)
+			e.engine.Config.DocGlobs = []string{"*.md"}
+			gittest.Write(t, e.root, "GUIDE.md", doc)
+			gittest.Git(t, e.root, "add", "-A")
+			gittest.Git(t, e.root, "commit", "-q", "-m", "guide")
+			id := e.start(c.name)
+			if res, err := e.engine.Advance(context.Background(), session.AdvanceRequest{ID: id, Target: "WORKING"}); err != nil || res.State != session.StateWorking {
+				t.Fatalf("to WORKING: %+v %v", res, err)
+			}
+			gittest.Write(t, e.root, "GUIDE.md", c.edit)
+			gittest.Git(t, e.root, "add", "-A")
+			gittest.Git(t, e.root, "commit", "-q", "-m", "docs: guide spelling")
+			if res, err := e.engine.End(context.Background(), session.EndRequest{ID: id, Summary: "docs", SkipQA: true}); err != nil || res.State != session.StateComplete {
+				t.Errorf("skip_qa refused for a spelling fix in HTML prose (a false block): %+v %v", res, err)
+			}
+		})
+	}
+}

@@ -168,6 +168,12 @@ func Lines(file string, added, removed []string, addedAt []int, fenced func() (m
 			return fmt.Sprintf("%s changes line %d, inside a code block", file, n), nil
 		}
 	}
+	// Each line is replaced by its counterpart, in order.
+	for i := range added {
+		if why := wording(removed[i], added[i]); why != "" {
+			return wordingReason(file, removed[i], added[i], why), nil
+		}
+	}
 	return "", nil
 }
 

@@ -6,7 +6,7 @@ import "testing"
 // what it said (round 55, helper 328's F1 rows that skipped QA).
 func TestWording(t *testing.T) {
 	for _, c := range []struct {
-		old, new string
+		old, new  string
 		editorial bool
 	}{
 		// Spelling, grammar, formatting: editorial.

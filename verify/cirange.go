@@ -55,6 +55,8 @@ type Range struct {
 	// forks (a merge request's target, the default branch for a branch's
 	// push); a protocol changed there binds (targetprotocol.go).
 	target landsOn
+	// notes: what choosing the range could not do (a ref not refreshed).
+	notes []string
 }
 
 // Named is a range given on the command line ("A..B", "B^!").
@@ -315,11 +317,18 @@ func newBranchRange(ctx context.Context, repo *gitrepo.Repo, head, branch, defBr
 		return rg, nil
 	}
 	ref := "refs/remotes/origin/" + defBranch
-	if _, err := repo.ResolveRev(ctx, ref); err != nil {
-		// CI clones often hold the pushed branch alone.
-		if err := repo.FetchRevs(ctx, "origin", nil, "+refs/heads/"+defBranch+":"+ref); err != nil {
+	// Fetched every run, not only when missing: CI clones often hold the
+	// pushed branch alone, and a build folder a runner keeps between jobs
+	// (GitLab's GIT_STRATEGY fetch, a self-hosted runner) holds the
+	// origin/main an earlier job left. With that one a hooks-off commit
+	// main's own job had failed, then rewound away, read as main's and
+	// passed on the branch (helper 330's F1).
+	var notes []string
+	if err := repo.FetchRevs(ctx, "origin", nil, "+refs/heads/"+defBranch+":"+ref); err != nil {
+		if _, rerr := repo.ResolveRev(ctx, ref); rerr != nil {
 			return nil, envErrorf("%s: the default branch %s is not in this clone and fetching it failed (%v): fetch it before verify (git fetch origin %s:%s) or name a range", how, defBranch, err, defBranch, ref)
 		}
+		notes = append(notes, fmt.Sprintf("warning: could not refresh origin/%s (%v): the clone's own is used, which an earlier job in a kept build folder may have left behind; fetch it before verify", defBranch, err))
 	}
 	// A tag of a commit on the default branch made an empty range: "0
 	// commit(s)", exit 0, and a release job gated on the tag's run
@@ -334,7 +343,7 @@ func newBranchRange(ctx context.Context, repo *gitrepo.Repo, head, branch, defBr
 	}
 	return &Range{Revs: []string{head, "--not", ref}, Head: head, Text: "origin/" + defBranch + ".." + shorten.SHA(head),
 		How: how + ": the commits not on the default branch " + defBranch, Branch: branch, DefaultBranch: defBranch,
-		target: landsOn{rev: ref, branch: defBranch}}, nil
+		target: landsOn{rev: ref, branch: defBranch, fresh: true}, notes: notes}, nil
 }
 
 // localRange: no CI event. The upstream's range, else the commits not on

@@ -25,6 +25,8 @@ import (
 // remote-tracking ref; branch, the branch to fetch when this clone lacks it.
 type landsOn struct {
 	rev, branch string
+	// fresh: rev was fetched while choosing the range (newBranchRange).
+	fresh bool
 }
 
 // targetCheck judges a session that ran under the base's protocol when the
@@ -98,6 +100,12 @@ func (t *protocolTrust) targetTip(ctx context.Context) (string, string) {
 		return t.targetSHA, t.targetWhy
 	}
 	t.targetRead = true
+	if !t.target.fresh && !t.noFetch && t.target.branch != "" && t.target.rev == "refs/remotes/origin/"+t.target.branch {
+		// A build folder kept between jobs holds the target an earlier job
+		// fetched (helper 330's F1): refreshed when it can be; the clone's
+		// own is used when not, and a missing one is fetched below.
+		_ = t.repo.FetchRevs(ctx, "origin", nil, "+refs/heads/"+t.target.branch+":"+t.target.rev)
+	}
 	tip, err := t.repo.ResolveRev(ctx, t.target.rev+"^{commit}")
 	if (err != nil || tip == "") && t.target.branch != "" && !t.noFetch {
 		ref := "refs/remotes/origin/" + t.target.branch

@@ -150,7 +150,7 @@ func RunRange(ctx context.Context, repo *gitrepo.Repo, rg *Range, opts Options) 
 		return nil, err
 	}
 	rng := rg.Text
-	rep := &Report{Range: rng, How: rg.How, Fetched: rg.Fetched, Tip: tipSHA, OK: true, Commits: []CommitReport{}}
+	rep := &Report{Range: rng, How: rg.How, Fetched: rg.Fetched, Notes: slices.Clone(rg.notes), Tip: tipSHA, OK: true, Commits: []CommitReport{}}
 	if bl := opts.Baseline; bl != nil {
 		rep.Baseline = bl.describe()
 	}

@@ -192,7 +192,7 @@ func githubRange(ctx context.Context, repo *gitrepo.Repo, getenv func(string) st
 	case ev.After != "":
 		branch := strings.TrimPrefix(ev.Ref, "refs/heads/")
 		if ev.Before == "" || isZero(ev.Before) {
-			return newBranchRange(ctx, repo, ev.After, branch, ev.Repository.DefaultBranch, "GitHub push creating "+ev.Ref)
+			return githubBranchRange(ctx, repo, ev.After, branch, ev.Repository.DefaultBranch, "GitHub push creating "+ev.Ref)
 		}
 		if isZero(ev.After) {
 			return nil, envErrorf("GitHub push event deleting %s: no commit to check", ev.Ref)
@@ -205,7 +205,7 @@ func githubRange(ctx context.Context, repo *gitrepo.Repo, getenv func(string) st
 		// config (TestVerifyAdvCILaterPush). The default branch keeps
 		// before..after: every push to it was checked when it landed.
 		if def := ev.Repository.DefaultBranch; def != "" && branch != def {
-			return newBranchRange(ctx, repo, ev.After, branch, def, "GitHub push to "+ev.Ref+" (every commit of the branch, not only before..after: a later push does not make an earlier one's unchecked commit pass)")
+			return githubBranchRange(ctx, repo, ev.After, branch, def, "GitHub push to "+ev.Ref+" (every commit of the branch, not only before..after: a later push does not make an earlier one's unchecked commit pass)")
 		}
 		rg := span(ev.Before, ev.After, fmt.Sprintf("GitHub %s to %s: before..after from the event", name, ev.Ref))
 		rg.Branch, rg.DefaultBranch = branch, ev.Repository.DefaultBranch
@@ -344,6 +344,27 @@ func newBranchRange(ctx context.Context, repo *gitrepo.Repo, head, branch, defBr
 	return &Range{Revs: []string{head, "--not", ref}, Head: head, Text: "origin/" + defBranch + ".." + shorten.SHA(head),
 		How: how + ": the commits not on the default branch " + defBranch, Branch: branch, DefaultBranch: defBranch,
 		target: landsOn{rev: ref, branch: defBranch, fresh: true}, notes: notes}, nil
+}
+
+// githubBranchRange is newBranchRange for a GitHub push of a branch, whose
+// head on the default branch is checked as that branch's tag is: a
+// release branch created at a hooks-off commit main's own run had failed
+// read "0 commit(s)", exit 0, and a deploy gated on the branch's run
+// shipped it (helper 330's F2). Only GitHub's: its event is GitHub's, where
+// GitLab's branch name and before can come from pipeline variables a
+// pusher sets, and checking a disguised push of main as a tip let a
+// hooks-off commit below the window through.
+func githubBranchRange(ctx context.Context, repo *gitrepo.Repo, head, branch, defBranch, how string) (*Range, error) {
+	rg, err := newBranchRange(ctx, repo, head, branch, defBranch, how)
+	if err != nil || rg.tipOnly || rg.target.rev == "" {
+		return rg, err
+	}
+	if on, err := repo.IsAncestor(ctx, head, rg.target.rev); err == nil && on {
+		tip := tipRange(head, rg.DefaultBranch, how+", a commit on the default branch "+rg.DefaultBranch)
+		tip.tag, tip.notes = true, rg.notes
+		return tip, nil
+	}
+	return rg, nil
 }
 
 // localRange: no CI event. The upstream's range, else the commits not on

@@ -70,3 +70,52 @@ func TestR55StaleDefaultBranchLazy(t *testing.T) {
 		verifyWants(t, build, gitlabPushEnv(w, tip, zero40, "bad-notrailer"), nil, 1, []string{`(?m)^FAIL .* sneak a change`})
 	})
 }
+
+// TestR55BranchCreatedOnDefault (GitHub's rows; GitLab's new-branch pipeline
+// stays open, docs/security.md "Round 55"): a hooks-off commit pushed straight to
+// main (main's run fails), then a branch created at it (release/1.0, a
+// deploy branch whose pipeline gates the deploy). The tag of that commit
+// is checked as a default-branch build and fails (newBranchRange's
+// refs/tags/ case); so does GitLab's push to an existing branch
+// (onDefaultIsTip). A push creating the branch checked "0 commit(s)" and
+// passed, on GitHub and GitLab alike.
+func TestR55BranchCreatedOnDefault(t *testing.T) {
+	t.Parallel()
+	w := newCIWorld(t)
+	w.git(t, w.dev, "push", "-q", "--no-verify", "origin",
+		w.notrailer+":refs/heads/main", w.notrailer+":refs/heads/release/1.0", w.notrailer+":refs/tags/v1.0")
+	sneak := []string{`(?m)^FAIL .* sneak a change`}
+	gh := func(name, ref string) []string {
+		return append(append([]string{}, w.env...), "GITHUB_ACTIONS=true", "GITHUB_EVENT_NAME=push", "GITHUB_SHA="+w.notrailer, "GITHUB_REF="+ref,
+			"GITHUB_EVENT_PATH="+w.event(t, name, pushEvent(zero40, w.notrailer, ref)))
+	}
+	gl := func(extra ...string) []string {
+		return append(append(append([]string{}, w.env...), "GITLAB_CI=true", "CI_DEFAULT_BRANCH=main", "CI_PIPELINE_SOURCE=push",
+			"CI_COMMIT_SHA="+w.notrailer), extra...)
+	}
+	t.Run("honest: GitHub push creating a branch at a clean main commit", func(t *testing.T) {
+		w.git(t, w.dev, "push", "-q", "--no-verify", "origin", w.main+":refs/heads/release/0.9")
+		ci := w.checkout(t, "gh-branch-clean", true, w.main, "+"+w.main+":refs/remotes/origin/release/0.9", "+"+recsSpec)
+		env := append(append([]string{}, w.env...), "GITHUB_ACTIONS=true", "GITHUB_EVENT_NAME=push", "GITHUB_SHA="+w.main, "GITHUB_REF=refs/heads/release/0.9",
+			"GITHUB_EVENT_PATH="+w.event(t, "gh-branch-clean", pushEvent(zero40, w.main, "refs/heads/release/0.9")))
+		verifyWants(t, ci, env, nil, 0, []string{`a commit on the default branch main`})
+	})
+	t.Run("GitHub tag (control)", func(t *testing.T) {
+		ci := w.checkout(t, "gh-tag", true, w.notrailer, "+refs/tags/v1.0:refs/tags/v1.0", "+"+recsSpec)
+		verifyWants(t, ci, gh("gh-tag", "refs/tags/v1.0"), nil, 1, sneak)
+	})
+	t.Run("GitHub push creating the branch", func(t *testing.T) {
+		ci := w.checkout(t, "gh-branch", true, w.notrailer, "+"+w.notrailer+":refs/remotes/origin/release/1.0", "+"+recsSpec)
+		verifyWants(t, ci, gh("gh-branch", "refs/heads/release/1.0"), nil, 1, sneak)
+	})
+	t.Run("GitHub push to the existing branch", func(t *testing.T) {
+		ci := w.checkout(t, "gh-branch-push", true, w.notrailer, "+"+w.notrailer+":refs/remotes/origin/release/1.0", "+"+recsSpec)
+		env := append(append([]string{}, w.env...), "GITHUB_ACTIONS=true", "GITHUB_EVENT_NAME=push", "GITHUB_SHA="+w.notrailer, "GITHUB_REF=refs/heads/release/1.0",
+			"GITHUB_EVENT_PATH="+w.event(t, "gh-branch-push", pushEvent(w.main, w.notrailer, "refs/heads/release/1.0")))
+		verifyWants(t, ci, env, nil, 1, sneak)
+	})
+	t.Run("GitLab push to the existing branch (control)", func(t *testing.T) {
+		ci := w.gitlabBuild(t, "1", w.notrailer, 20, "+refs/heads/release/1.0:refs/remotes/origin/release/1.0", "+"+recsSpec)
+		verifyWants(t, ci, gl("CI_COMMIT_BEFORE_SHA="+w.main, "CI_COMMIT_BRANCH=release/1.0", "CI_COMMIT_REF_NAME=release/1.0"), nil, 1, sneak)
+	})
+}

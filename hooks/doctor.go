@@ -208,6 +208,25 @@ func sameFile(a, b string) bool {
 	return err1 == nil && err2 == nil && os.SameFile(sa, sb)
 }
 
+// StartNotices warns, for session start, when the repository at root lacks
+// sessiongate's commit hooks: an honest session's first commit was then
+// recorded as a CRITICAL BYPASS and failed verify, with nothing said at
+// the start (round 55, helper 329: a husky repository where install
+// refused). What doctor finds failing for them, read from the hook files.
+func StartNotices(ctx context.Context, root string) []string {
+	loc, err := locateHooks(ctx, root)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, f := range doctorHooks(loc, "") {
+		if f.Status == Fail && (f.Check == "hook pre-commit" || f.Check == "hook commit-msg") {
+			out = append(out, fmt.Sprintf("warning: %s: a commit this session makes will be recorded as a bypass and fail verify; a person runs `%s` before the work", f.Detail, f.Fix))
+		}
+	}
+	return out
+}
+
 func doctorHooks(loc hooksLocation, binary string) []Finding {
 	var out []Finding
 	preCommitCfg := filepath.Join(loc.Root, ".pre-commit-config.yaml")

@@ -43,6 +43,11 @@ type Engine struct {
 	// sessiongate session end` in Gemini CLI reconciled its honest commit
 	// as a BYPASS before the call's post-tool hook could judge it.
 	BeforeReconcile func(ctx context.Context, s *Session) (bool, error)
+	// StartNotices says what the wiring knows about a repository that the
+	// agent should hear before its work (sessiongate's git hooks not
+	// installed: every commit of the session would be a BYPASS); nil for
+	// none. Added to StartResult.Notices.
+	StartNotices func(ctx context.Context, root string) []string
 
 	specs sync.Map // protocol sha256 -> *protocolspec.Spec
 	// workStarts keeps workStart's answers (startbound.go).
@@ -299,6 +304,9 @@ func (e *Engine) Start(ctx context.Context, req StartRequest) (*StartResult, err
 	res := &StartResult{SessionID: s.ID, State: s.State, Phase: s.Phase, ExpiresAt: s.ExpiresAt}
 	if n := e.baseChangedNotice(ctx, req.Repo, req.Spec, head, remoteTips); n != "" {
 		res.Notices = append(res.Notices, n)
+	}
+	if e.StartNotices != nil {
+		res.Notices = append(res.Notices, e.StartNotices(ctx, req.Repo.Root())...)
 	}
 	// A session this one supersedes first records the commits it left to
 	// reconciliation (the post-commit handoff): once ABANDONED it is not

@@ -13,6 +13,7 @@ import (
 	"github.com/sessiongate/sessiongate/agenthook"
 	"github.com/sessiongate/sessiongate/config"
 	"github.com/sessiongate/sessiongate/gitrepo"
+	"github.com/sessiongate/sessiongate/hooks"
 	"github.com/sessiongate/sessiongate/internal/termprogress"
 	"github.com/sessiongate/sessiongate/postgres"
 	"github.com/sessiongate/sessiongate/protocolspec"
@@ -220,6 +221,8 @@ func (a *app) sessionEngine(ctx context.Context) (*session.Engine, error) {
 	// Run from a hooks-off agent's shell call, the call's commits are
 	// judged before this command reconciles them.
 	a.engine.BeforeReconcile = agenthook.ShellCommitsJudge(a.engine, os.Getenv)
+	// session start warns when sessiongate's git hooks are missing here.
+	a.engine.StartNotices = hooks.StartNotices
 	// Long command gates show their progress when stderr is a terminal.
 	if p := termprogress.For(a.stderr); p != nil {
 		a.engine.Progress = p

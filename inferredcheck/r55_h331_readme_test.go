@@ -1,0 +1,43 @@
+package inferredcheck
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestR55H331CapitalStemIsAWord (helper 331): the round-55 rule that a
+// changed file's all-capitals stem names it ("README" for README.md) names
+// PLAN.md by "plan", NOTES.md by "notes", TODO.md by "todo": a lazy session
+// that changed only such a file claims code work it never did, and the
+// Done section's ordinary word makes the claim pass.
+func TestR55H331CapitalStemIsAWord(t *testing.T) {
+	root := t.TempDir()
+	for _, f := range []string{"pkg/a/a.go", "PLAN.md", "NOTES.md", "TODO.md", "USAGE.md", "docs/usage.md", ".agents/handoffs/h.md"} {
+		if err := os.MkdirAll(filepath.Join(root, filepath.Dir(f)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(root, f), []byte("x\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	own := func(f string) bool { return strings.HasPrefix(f, ".agents/handoffs/") }
+	handoff := func(done string) string { return "# Handoff\n\n## Done\n\n" + done + "\n\n## Next\n\nNothing.\n" }
+	for _, tc := range []struct {
+		name, text string
+		changed    []string
+	}{
+		{"PLAN.md as 'the plan'", handoff("Added retries to pkg/a/a.go as the plan said."), []string{"PLAN.md"}},
+		{"NOTES.md as 'notes'", handoff("Added retries to pkg/a/a.go; notes in the issue."), []string{"NOTES.md"}},
+		{"TODO.md as 'todo'", handoff("Added retries to pkg/a/a.go, the last todo item."), []string{"TODO.md"}},
+		{"USAGE.md as 'usage'", handoff("Added retries to pkg/a/a.go; usage stays the same."), []string{"USAGE.md"}},
+		{"unaffected after the claim", handoff("Added retries to pkg/a/a.go; callers are unaffected."), []string{"docs/usage.md"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := ClaimedUnchanged(root, tc.text, tc.changed, own); got != "pkg/a/a.go" {
+				t.Errorf("ClaimedUnchanged = %q: the session changed only %v yet claims pkg/a/a.go", got, tc.changed)
+			}
+		})
+	}
+}

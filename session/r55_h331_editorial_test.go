@@ -44,3 +44,34 @@ func TestR55H331SkipQAEditorialMeaning(t *testing.T) {
 		})
 	}
 }
+
+// TestR55H331SkipQAEditorialHonestRefused (helper 331): honest spelling
+// fixes a README gets every day, refused as "not strictly editorial".
+func TestR55H331SkipQAEditorialHonestRefused(t *testing.T) {
+	t.Parallel()
+	const doc = "# Guide\n\nNode 20 is recomended.\n\nRe-run the failed job from the Actions tab.\n\nSend us an e-mail.\n"
+	for _, c := range []struct{ name, edit string }{
+		{"recomended to recommended", strings.Replace(doc, "recomended", "recommended", 1)},
+		{"Re-run to Rerun", strings.Replace(doc, "Re-run", "Rerun", 1)},
+		{"e-mail to email", strings.Replace(doc, "e-mail", "email", 1)},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			e := newEnv(t, editorialProtocol)
+			e.engine.Config.DocGlobs = []string{"*.md"}
+			gittest.Write(t, e.root, "GUIDE.md", doc)
+			gittest.Git(t, e.root, "add", "-A")
+			gittest.Git(t, e.root, "commit", "-q", "-m", "guide")
+			id := e.start(c.name)
+			if res, err := e.engine.Advance(context.Background(), session.AdvanceRequest{ID: id, Target: "WORKING"}); err != nil || res.State != session.StateWorking {
+				t.Fatalf("to WORKING: %+v %v", res, err)
+			}
+			gittest.Write(t, e.root, "GUIDE.md", c.edit)
+			gittest.Git(t, e.root, "add", "-A")
+			gittest.Git(t, e.root, "commit", "-q", "-m", "docs: guide spelling")
+			if res, err := e.engine.End(context.Background(), session.EndRequest{ID: id, Summary: "docs", SkipQA: true}); err != nil || res.State != session.StateComplete {
+				t.Errorf("skip_qa refused for a spelling fix (%s): %v", c.name, err)
+			}
+		})
+	}
+}

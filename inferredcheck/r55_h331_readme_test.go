@@ -41,3 +41,28 @@ func TestR55H331CapitalStemIsAWord(t *testing.T) {
 		})
 	}
 }
+
+// TestR55H331UnmodifiedInAClaim (helper 331): "unmodified"/"unaffected"
+// about something else in the sentence that claims the work.
+func TestR55H331UnmodifiedInAClaim(t *testing.T) {
+	root := t.TempDir()
+	for _, f := range []string{"pkg/a/a.go", "docs/usage.md", ".agents/handoffs/h.md"} {
+		if err := os.MkdirAll(filepath.Join(root, filepath.Dir(f)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(root, f), []byte("x\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	own := func(f string) bool { return strings.HasPrefix(f, ".agents/handoffs/") }
+	for _, done := range []string{
+		"pkg/a/a.go: retry loop added (the public API is unmodified).",
+		"Added retries to pkg/a/a.go, with callers unaffected.",
+		"pkg/a/a.go gained retries; behaviour otherwise unmodified.",
+	} {
+		text := "# Handoff\n\n## Done\n\n" + done + "\n\n## Next\n\nNothing.\n"
+		if got := ClaimedUnchanged(root, text, []string{"docs/usage.md"}, own); got != "pkg/a/a.go" {
+			t.Errorf("ClaimedUnchanged(%q) = %q: the session changed only docs/usage.md", done, got)
+		}
+	}
+}

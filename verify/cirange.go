@@ -284,7 +284,13 @@ func gitlabRange(ctx context.Context, repo *gitrepo.Repo, getenv func(string) st
 		if err != nil {
 			return nil, err
 		}
-		return onDefaultIsTip(ctx, repo, rg, def), nil
+		if tip := onDefaultIsTip(ctx, repo, rg, def); tip != rg {
+			if p := pushedFrom(before, head, def, tip.How+", checked as a push to it from CI_COMMIT_BEFORE_SHA"); p != nil {
+				return p, nil
+			}
+			return tip, nil
+		}
+		return rg, nil
 	}
 	rg := span(before, head, "GitLab push pipeline: CI_COMMIT_BEFORE_SHA..CI_COMMIT_SHA")
 	rg.Branch, rg.DefaultBranch = getenv("CI_COMMIT_BRANCH"), getenv("CI_DEFAULT_BRANCH")

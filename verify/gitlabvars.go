@@ -77,5 +77,32 @@ func mergeRequestOnDefault(ctx context.Context, repo *gitrepo.Repo, rg *Range, d
 	if on, err := repo.IsAncestor(ctx, rg.Head, ref); err != nil || !on {
 		return rg
 	}
-	return tipRange(rg.Head, def, fmt.Sprintf("%s; %s is already on the default branch %s", rg.How, shorten.SHA(rg.Head), def))
+	how := fmt.Sprintf("%s; %s is already on the default branch %s", rg.How, shorten.SHA(rg.Head), def)
+	if p := pushedFrom(rg.Base, rg.Head, def, how+", checked as a push to it from the diff base"); p != nil {
+		return p
+	}
+	return tipRange(rg.Head, def, how)
+}
+
+// pushedFrom is a range whose head is already on the default branch and
+// whose pipeline names a base below it (a push's CI_COMMIT_BEFORE_SHA, a
+// merge request's diff base), checked as a push to the default branch from
+// that base: base..head and the --recheck window below it, the base
+// included, as main's own push runs are; nil when the base is none, the
+// head itself. As a tip build naming no before, an
+// honest release branch fast-forwarded to a main deeper than the window,
+// and a promotion request from main, exited 2 ("the build names no commit
+// the push started from"), though the pipeline named it (helper 330's F3,
+// F4). It trusts the base as main's push runs already trust a push's
+// before; a forged one lands the hooks-off commit in the window.
+func pushedFrom(base, head, def, how string) *Range {
+	if base == "" || isZero(base) || base == head {
+		return nil
+	}
+	// Not asked whether base is below head: a shallow clone may not hold
+	// it yet (completing the range deepens to it), and a base that is not
+	// is a force push, which a push to main's range handles (forcepush.go).
+	rg := span(base, head, how)
+	rg.Branch, rg.DefaultBranch, rg.defaultPush = def, def, true
+	return rg
 }

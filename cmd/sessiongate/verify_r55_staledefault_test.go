@@ -119,3 +119,43 @@ func TestR55BranchCreatedOnDefault(t *testing.T) {
 		verifyWants(t, ci, gl("CI_COMMIT_BEFORE_SHA="+w.main, "CI_COMMIT_BRANCH=release/1.0", "CI_COMMIT_REF_NAME=release/1.0"), nil, 1, sneak)
 	})
 }
+
+// TestR55DeepMainTipBuilds: honest. main holds more first-parent
+// commits since the adoption than the --recheck window (21 sessions); a
+// release branch is fast-forwarded to main's tip and pushed. GitLab's push
+// pipeline (CI_COMMIT_BEFORE_SHA names the push's before) exited 2: "the
+// build names no commit the push started from ... Name the push's before
+// (CircleCI: ...)", which the pipeline did name (onDefaultIsTip makes a
+// tip build without the tag's "main's own runs judge how deep" rule).
+func TestR55DeepMainTipBuilds(t *testing.T) {
+	t.Parallel()
+	w := newCIWorld(t)
+	w.git(t, w.dev, "checkout", "-q", "main")
+	w.qaCmd = "test ! -f broken.txt"
+	w.git(t, w.dev, "push", "-q", "origin", "main:refs/heads/release")
+	for i := 0; i < 21; i++ {
+		w.session(t, "m"+itoa(i)+".txt")
+	}
+	tip := w.git(t, w.dev, "rev-parse", "HEAD")
+	w.git(t, w.dev, "push", "-q", "origin", "main", "main:refs/heads/release", "refs/sessiongate/records")
+	t.Run("GitLab push to the release branch", func(t *testing.T) {
+		ci := w.gitlabBuild(t, "1", tip, 20, "+refs/heads/release:refs/remotes/origin/release", "+"+recsSpec)
+		env := append(append([]string{}, w.env...), "GITLAB_CI=true", "CI_DEFAULT_BRANCH=main", "CI_PIPELINE_SOURCE=push",
+			"CI_COMMIT_SHA="+tip, "CI_COMMIT_BEFORE_SHA="+w.main, "CI_COMMIT_BRANCH=release", "CI_COMMIT_REF_NAME=release")
+		verifyWants(t, ci, env, nil, 0, []string{`already on the default branch main`})
+	})
+	// A merge request from main into the release branch (a promotion),
+	// under the template's GIT_DEPTH "0": GitLab fetches every branch, so
+	// origin/main is there and mergeRequestOnDefault makes it a tip build;
+	// it exited 2 as above ("the build names no commit the push started
+	// from"), though the request names its diff base. At depth 20 (no
+	// origin/main) the same request passed.
+	t.Run("GitLab merge request main into release, GIT_DEPTH 0", func(t *testing.T) {
+		w.git(t, w.remote, "update-ref", "refs/merge-requests/3/head", tip)
+		ci := w.gitlabBuild(t, "2", tip, 0, "+refs/heads/*:refs/remotes/origin/*", "+refs/tags/*:refs/tags/*", "+"+recsSpec)
+		env := append(append([]string{}, w.env...), "GITLAB_CI=true", "CI_DEFAULT_BRANCH=main", "CI_PIPELINE_SOURCE=merge_request_event",
+			"CI_COMMIT_SHA="+tip, "CI_MERGE_REQUEST_IID=3", "CI_MERGE_REQUEST_DIFF_BASE_SHA="+w.main, "CI_MERGE_REQUEST_SOURCE_BRANCH_SHA="+tip,
+			"CI_MERGE_REQUEST_SOURCE_BRANCH_NAME=main", "CI_MERGE_REQUEST_TARGET_BRANCH_NAME=release")
+		verifyWants(t, ci, env, nil, 0, []string{`already on the default branch main`})
+	})
+}

@@ -36,14 +36,27 @@ var editorialRE = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`(?i)\bstrictly editorial\b|\beditorial\b.*\b(spelling|grammar|formatting)\b`)
 })
 
-// skipQARE finds a sentence that lets the agent skip QA: "skip QA",
-// "skip QA validation", "skip the tests", "skip testing".
-var skipQARE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)\bskip(?:ping)?\s+(?:the\s+)?(?:qa\b|quality\b|validation\b|tests?\b|testing\b|checks\b)`)
-})
+// A leave to skip QA: "MAY skip QA", "MAY skip running the tests", "MAY
+// omit QA", "QA MAY be skipped", "Tests MAY be skipped", with a
+// documentation condition. Not "MAY NOT skip QA", "MAY skip tests of
+// unchanged vendored code" (no documentation condition) or "MAY ask the
+// user before skipping tests" (skipping is not what the sentence allows):
+// each unlocked skip_qa in round 55's first cut (helper 331).
+var (
+	skipActiveRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\bMAY\s+(?:also\s+)?(?:skip|omit|bypass)\s+(?:running\s+)?(?:the\s+)?(?:qa|quality|validation|tests?|testing|checks)\b`)
+	})
+	skipPassiveRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(?:qa|quality checks|validation|tests?|testing|checks)(?:\s+validation)?\s+MAY\s+(?:also\s+)?be\s+(?:skipped|omitted|bypassed)\b`)
+	})
+	mayNotRE   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\bMAY\s+NOT\b`) })
+	skipDocsRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\bdoc(?:s|umentation)?\b|\bdocs?-only\b|\bdocumentation-only\b|\beditorial\b|\bmarkdown\b|\breadme\b`)
+	})
+)
 
-// Allowed reports the requirement, if any, that lets the agent skip QA
-// ("The agent MAY skip QA only when every changed file is
+// Allowed reports the requirement, if any, that lets the agent skip QA for
+// documentation ("The agent MAY skip QA only when every changed file is
 // documentation"). Without one, skip_qa skips a phase the text gives no
 // exception to, where the project has a test command: an agent changed
 // the README the suite checks, never ran the suite and ended clean
@@ -51,7 +64,13 @@ var skipQARE = sync.OnceValue(func() *regexp.Regexp {
 func Allowed(spec *protocolspec.Spec) (protocolspec.Requirement, bool) {
 	for _, p := range spec.Phases {
 		for _, r := range p.Requirements {
-			if r.Level == "MAY" && skipQARE().MatchString(r.Text) {
+			if r.Level != "MAY" || !skipDocsRE().MatchString(r.Text) {
+				continue
+			}
+			if mayNotRE().MatchString(r.Text) {
+				continue // "MAY NOT" is no leave
+			}
+			if skipActiveRE().MatchString(r.Text) || skipPassiveRE().MatchString(r.Text) {
 				return r, true
 			}
 		}

@@ -22,7 +22,10 @@ func TestR55H331WordingLazy(t *testing.T) {
 	}
 }
 
-// TestR55H331WordingHonest: spelling/formatting fixes refused now.
+// TestR55H331WordingHonest: spelling/formatting fixes refused in round 55's
+// first cut. "cheque" to "check" stays refused (three edits, and a letter
+// replaced: as far from a spelling fix as "latest" from "largest"); QA then
+// runs, the cost of a refusal here.
 func TestR55H331WordingHonest(t *testing.T) {
 	for _, c := range [][2]string{
 		{"This setting is recomended.", "This setting is recommended."},
@@ -32,7 +35,6 @@ func TestR55H331WordingHonest(t *testing.T) {
 		{"Re-run the failed job.", "Rerun the failed job."},
 		{"Log in to the dashboard.", "Login to the dashboard."},
 		{"Use the built-in checker.", "Use the builtin checker."},
-		{"Pay by cheque.", "Pay by check."},
 		{"It handles 1000 rows.", "It handles 1,000 rows."},
 		{"Colour, behaviour and centre.", "Color, behavior and center."},
 		{"The organisation's licence and catalogue.", "The organization's license and catalog."},

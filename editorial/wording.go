@@ -21,24 +21,45 @@ import (
 
 var (
 	// numberRE, linkRE, codeSpanRE and checkboxRE find the facts a line
-	// states that no editorial change touches.
-	numberRE   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\d+(?:[.,:]\d+)*`) })
+	// states that no editorial change touches; a number keeps its unit
+	// (30ms, 5MB) and loses the commas between its digits (1,000).
+	numberRE   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\d+(?:[.,:]\d+)*[\p{L}%]*`) })
 	linkRE     = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\]\(([^)\s]*)|https?://[^\s)>\]]+|\]:\s*(\S+)`) })
 	codeSpanRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("`+[^`]*`+") })
 	checkboxRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*(?:[-*+]|\d+[.)])\s+\[([ xX])\]`) })
-	wordRE     = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[\p{L}\p{N}]+(?:['’][\p{L}]+)?`) })
+	// wordRE: a word with its inner hyphens and apostrophes (e-mail,
+	// don't), compared without them (e-mail is email, dont is don't).
+	wordRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[\p{L}\p{N}]+(?:[-'’][\p{L}\p{N}]+)*`) })
 )
 
-// smallWords may be added, dropped or swapped by a grammar fix.
-var smallWords = []string{"a", "an", "the", "and", "or", "of", "to", "in", "on", "at", "for", "with", "by", "from", "as",
-	"is", "are", "was", "were", "be", "been", "it", "its", "it's", "this", "that", "these", "those", "which", "who",
+// addable are small words a grammar fix may add or drop.
+var addable = []string{"a", "an", "the", "and", "of", "to", "in", "on", "at", "for", "with", "by", "from", "as",
+	"is", "are", "was", "were", "be", "been", "it", "its", "this", "that", "these", "those", "which", "who",
 	"each", "every", "their", "there", "then", "than", "also"}
 
-// meaningWords change what a line says however few letters they differ by
-// ("not" and "now", "must" and "most"): never added, dropped or changed.
-var meaningWords = []string{"no", "not", "never", "none", "nothing", "nobody", "neither", "nor", "without", "don't",
-	"doesn't", "didn't", "can't", "cannot", "won't", "isn't", "aren't", "shouldn't", "mustn't", "must", "may", "should",
-	"shall", "required", "recommended", "optional", "always", "only", "all"}
+// swappable are the groups within which a grammar fix swaps one small
+// word for another ("a" for "an", "every" for "each"); "and" for "or",
+// "to" for "from" say something else (helper 331).
+var swappable = [][]string{{"a", "an", "the"}, {"is", "are", "was", "were", "be", "been"}, {"this", "that", "these", "those"},
+	{"which", "that", "who"}, {"each", "every"}, {"their", "there"}, {"then", "than"}}
+
+// negations never come or go ("does" and "doesnt" are two letters apart).
+var negations = []string{"no", "not", "never", "none", "nothing", "nobody", "neither", "nor", "without", "dont", "doesnt",
+	"didnt", "cant", "cannot", "wont", "wouldnt", "shouldnt", "couldnt", "mustnt", "isnt", "arent", "wasnt", "werent",
+	"hasnt", "havent", "hadnt", "unable"}
+
+// keyWords say how strongly ("must" and "most"): never changed into
+// another word; a misspelling may become one ("shoud" to "should").
+var keyWords = []string{"must", "may", "should", "shall", "required", "recommended", "optional", "always", "only", "all"}
+
+// antonymAffixes make a word's opposite when added (able, unable).
+var antonymAffixes = []string{"un", "in", "im", "il", "ir", "non", "dis", "de", "anti", "less", "nt"}
+
+// formatting are the marks an editorial change may add, drop or move:
+// emphasis, punctuation, brackets, hyphens. Any other mark (~~ striking a
+// line through, <!-- --> hiding it, >= turned <=, a tick turned a cross)
+// changes what the line says.
+const formatting = "*_.,;:!?'\"’‘“”()[]-–—/\\`"
 
 // maxWordEdits is how many words of one line an editorial change may
 // touch (a spelling fix and a grammar fix or two).
@@ -46,6 +67,11 @@ const maxWordEdits = 4
 
 // wording says why replacing old with new is not editorial, "" when it is.
 func wording(old, new string) string {
+	if old == new {
+		// A removed line and an added one alike: the line moved, out of
+		// one list into another ("Before every release" to "Not needed").
+		return "moves a line"
+	}
 	if a, b := checkboxRE().FindStringSubmatch(old), checkboxRE().FindStringSubmatch(new); (a == nil) != (b == nil) ||
 		a != nil && strings.ToLower(a[1]) != strings.ToLower(b[1]) {
 		return "changes a task's checkbox"
@@ -62,27 +88,36 @@ func wording(old, new string) string {
 		s = codeSpanRE().ReplaceAllString(s, " ")
 		return linkRE().ReplaceAllString(s, " ")
 	}
-	if !slices.Equal(numberRE().FindAllString(strip(old), -1), numberRE().FindAllString(strip(new), -1)) {
+	if !slices.Equal(numbers(strip(old)), numbers(strip(new))) {
 		return "changes a number"
 	}
+	if a, b := marks(strip(old)), marks(strip(new)); a != b {
+		return fmt.Sprintf("changes the marks %q to %q", a, b)
+	}
 	ow, nw := words(strip(old)), words(strip(new))
+	if strings.Join(ow, "") == strings.Join(nw, "") {
+		return "" // spacing and hyphens only (log in, login)
+	}
 	dropped, added := wordDiff(ow, nw)
 	edits := 0
-	// Pair what was dropped with what was added, in order: a pair a few
-	// letters apart is a spelling fix; what is left must be small words.
+	// Pair what was dropped with what was added, in order: a pair a
+	// spelling fix apart, or two small words of one group; what is left
+	// must be small words a grammar fix adds or drops.
 	for len(dropped) > 0 && len(added) > 0 {
 		d, a := dropped[0], added[0]
 		switch {
-		case slices.Contains(meaningWords, d) || slices.Contains(meaningWords, a):
+		case slices.Contains(negations, d) || slices.Contains(negations, a):
 			return fmt.Sprintf("changes %q to %q", d, a)
-		case spelling(d, a), slices.Contains(smallWords, d) && slices.Contains(smallWords, a):
+		case slices.Contains(keyWords, d):
+			return fmt.Sprintf("changes %q to %q", d, a)
+		case spelling(d, a), sameGroup(d, a):
 		default:
 			return fmt.Sprintf("rewords %q to %q", d, a)
 		}
 		dropped, added, edits = dropped[1:], added[1:], edits+1
 	}
 	for _, w := range append(dropped, added...) {
-		if !slices.Contains(smallWords, w) {
+		if !slices.Contains(addable, w) {
 			return fmt.Sprintf("adds or drops %q", w)
 		}
 		edits++
@@ -91,6 +126,37 @@ func wording(old, new string) string {
 		return fmt.Sprintf("changes %d words", edits)
 	}
 	return ""
+}
+
+func sameGroup(a, b string) bool {
+	for _, g := range swappable {
+		if slices.Contains(g, a) && slices.Contains(g, b) {
+			return true
+		}
+	}
+	return false
+}
+
+// numbers are s's numbers, commas between digits dropped.
+func numbers(s string) []string {
+	ns := numberRE().FindAllString(s, -1)
+	for i, n := range ns {
+		ns[i] = strings.ToLower(strings.ReplaceAll(n, ",", ""))
+	}
+	return ns
+}
+
+// marks are s's characters that are neither letters, digits, spaces nor
+// formatting, in order.
+func marks(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsSpace(r) || strings.ContainsRune(formatting, r) {
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 // wordingReason is Lines' reason for a pair wording refuses.
@@ -102,7 +168,7 @@ func wordingReason(file, old, new, why string) string {
 func words(s string) []string {
 	ws := wordRE().FindAllString(s, -1)
 	for i, w := range ws {
-		ws[i] = strings.ToLower(strings.ReplaceAll(w, "’", "'"))
+		ws[i] = strings.ToLower(strings.NewReplacer("-", "", "'", "", "’", "").Replace(w))
 	}
 	return ws
 }
@@ -138,14 +204,41 @@ func wordDiff(a, b []string) (dropped, added []string) {
 	return append(dropped, a[i:]...), append(added, b[j:]...)
 }
 
-// spelling reports two words a spelling fix apart: at most two edits
-// (a swap of neighbours counts one), and fewer than half the longer's
-// letters, so "cat" and "dog" are not.
+// spelling reports two words a spelling fix apart: one edit (a swap of
+// neighbours counts one: recieve, receive), or two that only add or drop
+// letters (catalogue, catalog), in a word of five letters or more; never a
+// prefix or suffix that makes the word's opposite (able, unable).
+// minimum and maximum, latest and largest are two edits that replace a
+// letter: a different word.
 func spelling(a, b string) bool {
 	ra, rb := []rune(a), []rune(b)
-	d := editDistance(ra, rb)
-	long := max(utf8.RuneCountInString(a), utf8.RuneCountInString(b))
-	return d <= 2 && 2*d < long && (len(ra) == 0 || len(rb) == 0 || unicode.ToLower(ra[0]) == unicode.ToLower(rb[0]) || d == 1)
+	short, long := a, b
+	if len(ra) > len(rb) {
+		short, long = b, a
+	}
+	for _, x := range antonymAffixes {
+		if long == x+short || long == short+x {
+			return false
+		}
+	}
+	switch d := editDistance(ra, rb); {
+	case d == 1:
+		return utf8.RuneCountInString(long) >= 3
+	case d == 2:
+		return utf8.RuneCountInString(long) >= 5 && subsequence([]rune(short), []rune(long))
+	}
+	return false
+}
+
+// subsequence reports whether s is t with letters dropped.
+func subsequence(s, t []rune) bool {
+	i := 0
+	for _, r := range t {
+		if i < len(s) && s[i] == r {
+			i++
+		}
+	}
+	return i == len(s)
 }
 
 // editDistance is the optimal-string-alignment distance of a and b.

@@ -144,13 +144,17 @@ func namesChangedFile(text string, changed []string, own func(string) bool) bool
 			continue
 		}
 		// README.md written "README" or "the readme" (CHANGELOG,
-		// CONTRIBUTING): a stem all in capitals names the file as its base
-		// name does (round 55: "README describes pkg/a" and "Updated the
-		// changelog for pkg/b" failed docs-only sessions' handoffs). It
-		// lets through nothing "README.md" did not already.
-		if stem, _, ok := strings.Cut(path.Base(c), "."); ok && len(stem) >= 4 && stem == strings.ToUpper(stem) &&
-			strings.ContainsFunc(stem, unicode.IsLetter) && wordIn(lower, strings.ToLower(stem)) {
-			return true
+		// CONTRIBUTING): a project's conventional documents are named by
+		// their stem in any case (round 55: "README describes pkg/a" and
+		// "Updated the changelog for pkg/b" failed docs-only sessions'
+		// handoffs). Another stem in capitals (PLAN.md, NOTES.md, TODO.md)
+		// names the file only written as the file is: "as the plan said"
+		// or "notes" named a changed PLAN.md or NOTES.md, and a session that
+		// changed only it passed a claim of work elsewhere (helper 331).
+		if stem, _, ok := strings.Cut(path.Base(c), "."); ok && len(stem) >= 4 && stem == strings.ToUpper(stem) && strings.ContainsFunc(stem, unicode.IsLetter) {
+			if slices.Contains(conventionalDocs, stem) && wordIn(lower, strings.ToLower(stem)) || wordIn(text, stem) {
+				return true
+			}
 		}
 		for k, name := range []string{c, path.Base(c)} {
 			if k == 1 && !strings.Contains(name, ".") && !quotedIn(text, name) && !capitalisedIn(text, name) {
@@ -178,6 +182,9 @@ func namesChangedFile(text string, changed []string, own func(string) bool) bool
 	}
 	return false
 }
+
+// conventionalDocs are the stems of a project's conventional documents.
+var conventionalDocs = []string{"README", "CHANGELOG", "CHANGES", "CONTRIBUTING", "LICENSE", "AUTHORS", "SECURITY", "HISTORY", "NEWS"}
 
 // wordIn reports whether lower holds word on no longer name's inside.
 func wordIn(lower, word string) bool {

@@ -3,6 +3,7 @@ package config
 import (
 	"bufio"
 	"fmt"
+	"path"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -161,8 +162,8 @@ func inSubfolder(n *yaml.Node) bool {
 		if v.Kind != yaml.ScalarNode {
 			return false
 		}
-		d := strings.TrimSpace(v.Value)
-		return d != "" && d != "." && d != "./" && d != "${{ github.workspace }}" && d != "$(Build.SourcesDirectory)"
+		var d shellDir
+		return d.join(strings.TrimSuffix(strings.TrimSpace(v.Value), "/")) != ""
 	}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
@@ -195,41 +196,90 @@ func inSubfolder(n *yaml.Node) bool {
 	return false
 }
 
-// changesDir: a shell line that moves to another folder (`cd web`,
-// `pushd api`); the checkout's root under a CI variable is no move.
-func changesDir(l string) bool {
-	f := strings.Fields(l)
-	if len(f) == 0 || f[0] != "cd" && f[0] != "pushd" {
-		return false
-	}
-	if len(f) == 1 {
-		return true
-	}
-	switch strings.Trim(f[1], `"'`) {
-	case ".", "./", "$GITHUB_WORKSPACE", "${GITHUB_WORKSPACE}", "${{ github.workspace }}", "$CI_PROJECT_DIR", "${CI_PROJECT_DIR}":
-		return false
-	}
-	return true
+// shellDir follows where a CI script's shell stands, relative to the
+// checkout's root, across its lines: `cd web`, `cd ..`, `cd -`, `pushd`,
+// `popd`. A test line counts only at the root: `cd web` then `npm test`
+// runs a subproject's suite, but `cd web && npm ci && cd ..` then `go test
+// ./...` runs the root's (helper 331: round 55's first cut gave up at the
+// first cd and found no command there).
+type shellDir struct {
+	cur, prev string // "" is the root; "?" a place it cannot tell
+	stack     []string
 }
 
-// holdsCd reports whether a script (a string or a list of them) moves to
-// another folder.
+func (d *shellDir) atRoot() bool { return d.cur == "" }
+
+// step reads one line's commands (split at &&, || and ;).
+func (d *shellDir) step(line string) {
+	for _, part := range shellSep.Split(line, -1) {
+		f := strings.Fields(strings.TrimSpace(part))
+		if len(f) == 0 {
+			continue
+		}
+		arg := ""
+		if len(f) > 1 {
+			// The rest of the command: "${{ github.workspace }}" is one.
+			rest := strings.TrimSpace(strings.TrimSpace(part)[len(f[0]):])
+			arg = strings.TrimSuffix(strings.Trim(rest, `"'`), "/")
+		}
+		switch f[0] {
+		case "cd":
+			if arg == "-" {
+				d.cur, d.prev = d.prev, d.cur
+				continue
+			}
+			d.cur, d.prev = d.join(arg), d.cur
+		case "pushd":
+			d.stack = append(d.stack, d.cur)
+			d.cur, d.prev = d.join(arg), d.cur
+		case "popd":
+			if n := len(d.stack); n > 0 {
+				d.cur, d.stack = d.stack[n-1], d.stack[:n-1]
+			} else {
+				d.cur = "?"
+			}
+		}
+	}
+}
+
+// join is where `cd arg` leads from the current place.
+func (d *shellDir) join(arg string) string {
+	switch arg {
+	case "", "$GITHUB_WORKSPACE", "${GITHUB_WORKSPACE}", "${{ github.workspace }}", "$CI_PROJECT_DIR", "${CI_PROJECT_DIR}", "$(Build.SourcesDirectory)":
+		return "" // the checkout's root (a bare cd: $HOME, which CI checks out into rarely; taken as the root)
+	}
+	if d.cur == "?" || strings.HasPrefix(arg, "/") || strings.HasPrefix(arg, "~") || strings.Contains(arg, "$") {
+		return "?"
+	}
+	p := path.Clean(path.Join(d.cur, arg))
+	switch {
+	case p == ".":
+		return ""
+	case p == ".." || strings.HasPrefix(p, "../"):
+		return "?"
+	}
+	return p
+}
+
+var shellSep = regexp.MustCompile(`&&|\|\||;`)
+
+// holdsCd reports whether a script (a string or a list of them) ends
+// away from the checkout's root.
 func holdsCd(v *yaml.Node) bool {
 	vals := []*yaml.Node{v}
 	if v.Kind == yaml.SequenceNode {
 		vals = v.Content
 	}
+	var d shellDir
 	for _, s := range vals {
 		if s.Kind != yaml.ScalarNode {
 			continue
 		}
 		for _, l := range strings.Split(s.Value, "\n") {
-			if changesDir(strings.TrimSpace(l)) {
-				return true
-			}
+			d.step(l)
 		}
 	}
-	return false
+	return !d.atRoot()
 }
 
 // isTestLine: a line that runs tests with a known runner, without shell
@@ -239,6 +289,7 @@ func isTestLine(l string) bool {
 }
 
 func testLineIn(v *yaml.Node, match func(string) bool) (string, int) {
+	var dir shellDir
 	var vals []*yaml.Node
 	switch v.Kind {
 	case yaml.ScalarNode:
@@ -253,12 +304,13 @@ func testLineIn(v *yaml.Node, match func(string) bool) (string, int) {
 		sc := bufio.NewScanner(strings.NewReader(s.Value))
 		for i := 0; sc.Scan(); i++ {
 			l := strings.TrimSpace(sc.Text())
-			if changesDir(l) {
-				// `cd web` then `npm test`, in a block or a script list
-				// (one shell): the rest runs in a subfolder.
-				return "", 0
+			// A block or a script list is one shell: after `cd web`, the
+			// lines run in the subfolder until a cd back (shellDir).
+			if !dir.atRoot() || !match(l) {
+				dir.step(l)
+				continue
 			}
-			if match(l) {
+			{
 				line := s.Line + i
 				if s.Style == yaml.LiteralStyle || s.Style == yaml.FoldedStyle {
 					line++ // the block starts on the line after "run: |"

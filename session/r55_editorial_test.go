@@ -43,19 +43,7 @@ func TestR55SkipQAEditorialContent(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			e := newEnv(t, editorialProtocol)
-			e.engine.Config.DocGlobs = []string{"*.md"}
-			gittest.Write(t, e.root, "GUIDE.md", doc)
-			gittest.Git(t, e.root, "add", "-A")
-			gittest.Git(t, e.root, "commit", "-q", "-m", "guide")
-			id := e.start(c.name)
-			if res, err := e.engine.Advance(context.Background(), session.AdvanceRequest{ID: id, Target: "WORKING"}); err != nil || res.State != session.StateWorking {
-				t.Fatalf("to WORKING: %+v %v", res, err)
-			}
-			gittest.Write(t, e.root, "GUIDE.md", c.edit)
-			gittest.Git(t, e.root, "add", "-A")
-			gittest.Git(t, e.root, "commit", "-q", "-m", "docs: guide")
-			res, err := e.engine.End(context.Background(), session.EndRequest{ID: id, Summary: "docs", SkipQA: true})
+			res, err := skipQAOnEdit(t, doc, c.edit)
 			if !c.allow {
 				if err == nil || !strings.Contains(err.Error(), "strictly editorial") {
 					t.Errorf("skip_qa allowed for a change that is not strictly editorial (%s): state %s, err %v", c.name, res.State, err)
@@ -80,21 +68,28 @@ func TestR55SkipQAEditorialHTMLProse(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			e := newEnv(t, editorialProtocol)
-			e.engine.Config.DocGlobs = []string{"*.md"}
-			gittest.Write(t, e.root, "GUIDE.md", doc)
-			gittest.Git(t, e.root, "add", "-A")
-			gittest.Git(t, e.root, "commit", "-q", "-m", "guide")
-			id := e.start(c.name)
-			if res, err := e.engine.Advance(context.Background(), session.AdvanceRequest{ID: id, Target: "WORKING"}); err != nil || res.State != session.StateWorking {
-				t.Fatalf("to WORKING: %+v %v", res, err)
-			}
-			gittest.Write(t, e.root, "GUIDE.md", c.edit)
-			gittest.Git(t, e.root, "add", "-A")
-			gittest.Git(t, e.root, "commit", "-q", "-m", "docs: guide spelling")
-			if res, err := e.engine.End(context.Background(), session.EndRequest{ID: id, Summary: "docs", SkipQA: true}); err != nil || res.State != session.StateComplete {
+			if res, err := skipQAOnEdit(t, doc, c.edit); err != nil || res.State != session.StateComplete {
 				t.Errorf("skip_qa refused for a spelling fix in HTML prose (a false block): %+v %v", res, err)
 			}
 		})
 	}
+}
+
+// skipQAOnEdit ends, with skip_qa, a session under editorialProtocol that
+// changed GUIDE.md from doc to edit.
+func skipQAOnEdit(t *testing.T, doc, edit string) (*session.EndResult, error) {
+	t.Helper()
+	e := newEnv(t, editorialProtocol)
+	e.engine.Config.DocGlobs = []string{"*.md"}
+	gittest.Write(t, e.root, "GUIDE.md", doc)
+	gittest.Git(t, e.root, "add", "-A")
+	gittest.Git(t, e.root, "commit", "-q", "-m", "guide")
+	id := e.start("docs")
+	if res, err := e.engine.Advance(context.Background(), session.AdvanceRequest{ID: id, Target: "WORKING"}); err != nil || res.State != session.StateWorking {
+		t.Fatalf("to WORKING: %+v %v", res, err)
+	}
+	gittest.Write(t, e.root, "GUIDE.md", edit)
+	gittest.Git(t, e.root, "add", "-A")
+	gittest.Git(t, e.root, "commit", "-q", "-m", "docs: guide")
+	return e.engine.End(context.Background(), session.EndRequest{ID: id, Summary: "docs", SkipQA: true})
 }

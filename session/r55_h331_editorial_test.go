@@ -1,11 +1,9 @@
 package session_test
 
 import (
-	"context"
 	"strings"
 	"testing"
 
-	"github.com/sessiongate/sessiongate/internal/gittest"
 	"github.com/sessiongate/sessiongate/session"
 )
 
@@ -25,19 +23,7 @@ func TestR55H331SkipQAEditorialMeaning(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			e := newEnv(t, editorialProtocol)
-			e.engine.Config.DocGlobs = []string{"*.md"}
-			gittest.Write(t, e.root, "GUIDE.md", doc)
-			gittest.Git(t, e.root, "add", "-A")
-			gittest.Git(t, e.root, "commit", "-q", "-m", "guide")
-			id := e.start(c.name)
-			if res, err := e.engine.Advance(context.Background(), session.AdvanceRequest{ID: id, Target: "WORKING"}); err != nil || res.State != session.StateWorking {
-				t.Fatalf("to WORKING: %+v %v", res, err)
-			}
-			gittest.Write(t, e.root, "GUIDE.md", c.edit)
-			gittest.Git(t, e.root, "add", "-A")
-			gittest.Git(t, e.root, "commit", "-q", "-m", "docs: guide")
-			res, err := e.engine.End(context.Background(), session.EndRequest{ID: id, Summary: "docs", SkipQA: true})
+			res, err := skipQAOnEdit(t, doc, c.edit)
 			if err == nil || !strings.Contains(err.Error(), "strictly editorial") {
 				t.Errorf("skip_qa allowed (%s): state %s, err %v", c.name, res.State, err)
 			}
@@ -57,19 +43,7 @@ func TestR55H331SkipQAEditorialHonestRefused(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			e := newEnv(t, editorialProtocol)
-			e.engine.Config.DocGlobs = []string{"*.md"}
-			gittest.Write(t, e.root, "GUIDE.md", doc)
-			gittest.Git(t, e.root, "add", "-A")
-			gittest.Git(t, e.root, "commit", "-q", "-m", "guide")
-			id := e.start(c.name)
-			if res, err := e.engine.Advance(context.Background(), session.AdvanceRequest{ID: id, Target: "WORKING"}); err != nil || res.State != session.StateWorking {
-				t.Fatalf("to WORKING: %+v %v", res, err)
-			}
-			gittest.Write(t, e.root, "GUIDE.md", c.edit)
-			gittest.Git(t, e.root, "add", "-A")
-			gittest.Git(t, e.root, "commit", "-q", "-m", "docs: guide spelling")
-			if res, err := e.engine.End(context.Background(), session.EndRequest{ID: id, Summary: "docs", SkipQA: true}); err != nil || res.State != session.StateComplete {
+			if res, err := skipQAOnEdit(t, doc, c.edit); err != nil || res.State != session.StateComplete {
 				t.Errorf("skip_qa refused for a spelling fix (%s): %v", c.name, err)
 			}
 		})

@@ -55,6 +55,15 @@ func TestSkipQANeedsTheProtocolsLeave(t *testing.T) {
 		{"no leave, a test command: refused", "", "sh scripts/test.sh", false},
 		{"the protocol's leave, a test command: skipped", leave, "sh scripts/test.sh", true},
 		{"no leave, no command (no suite to run): skipped", "", "", true},
+		// Not leaves (helper 331: each unlocked skip_qa in the first cut).
+		{"MAY NOT", "2. The agent MAY NOT skip QA.\n", "sh scripts/test.sh", false},
+		{"a narrower leave", "2. The agent MAY skip tests of unchanged vendored code.\n", "sh scripts/test.sh", false},
+		{"asking first", "2. The agent MAY ask the user before skipping tests.\n", "sh scripts/test.sh", false},
+		// Leaves worded as protocols word them (refused by the first cut).
+		{"passive QA", "2. QA MAY be skipped when every changed file is documentation.\n", "sh scripts/test.sh", true},
+		{"skip running the tests", "2. The agent MAY skip running the tests when every changed file is documentation.\n", "sh scripts/test.sh", true},
+		{"passive tests", "2. Tests MAY be skipped for documentation-only changes.\n", "sh scripts/test.sh", true},
+		{"omit", "2. The agent MAY omit QA for documentation-only changes.\n", "sh scripts/test.sh", true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			e := newEnv(t, strings.Replace(body, "%s", c.leave, 1))

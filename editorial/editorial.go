@@ -19,6 +19,7 @@ import (
 	"fmt"
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
@@ -36,23 +37,33 @@ var editorialRE = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`(?i)\bstrictly editorial\b|\beditorial\b.*\b(spelling|grammar|formatting)\b`)
 })
 
-// A leave to skip QA: "MAY skip QA", "MAY skip running the tests", "MAY
-// omit QA", "QA MAY be skipped", "Tests MAY be skipped", with a
-// documentation condition. Not "MAY NOT skip QA", "MAY skip tests of
-// unchanged vendored code" (no documentation condition) or "MAY ask the
-// user before skipping tests" (skipping is not what the sentence allows):
-// each unlocked skip_qa in round 55's first cut (helper 331).
+// A leave to skip QA, clause by clause: "The agent MAY skip QA", "MAY
+// skip running the tests", "MAY choose to skip QA_VALIDATION", "MAY omit
+// QA", "MAY forgo QA", "QA MAY be skipped", "Tests MAY optionally be
+// skipped", "Documentation-only sessions MAY skip this phase", with a
+// documentation condition in the same clause and no negation there. Not
+// "MAY NOT skip QA", "MAY skip tests of unchanged vendored code", "MAY
+// skip tests marked slow", "The reviewer MAY skip QA", "Tests MAY be
+// skipped by the user, not for documentation", or "MAY skip tests that
+// need network access; documentation-only sessions still run QA" (helpers
+// 331 and 332: each unlocked skip_qa in a first cut).
 var (
 	skipActiveRE = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)\bMAY\s+(?:also\s+)?(?:skip|omit|bypass)\s+(?:running\s+)?(?:the\s+)?(?:qa|quality|validation|tests?|testing|checks)\b`)
+		return regexp.MustCompile(`(?i)(?:^|\b(?:the|an)\s+agents?|\bagents|\byou|\b(?:documentation|docs)-only\s+(?:sessions|changes))\s+MAY\s+(?:also\s+|optionally\s+|choose\s+to\s+)?(?:skip|omit|bypass|forgo)\s+(?:running\s+)?(?:the\s+)?(?:qa(?:_validation)?|quality\s+checks|validation|tests?|test\s+suite|testing|this\s+phase)(?:\s+validation)?(?:\s+(\w+)|\W*$)`)
 	})
 	skipPassiveRE = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)\b(?:qa|quality checks|validation|tests?|testing|checks)(?:\s+validation)?\s+MAY\s+(?:also\s+)?be\s+(?:skipped|omitted|bypassed)\b`)
+		return regexp.MustCompile(`(?i)(?:^|\b)(?:the\s+)?(?:qa(?:_validation)?(?:\s+phase|\s+validation)?|validation|tests|testing|the\s+test\s+suite|this\s+phase)\s+MAY\s+(?:also\s+|optionally\s+)?be\s+(?:skipped|omitted|bypassed)(?:\s+(\w+)|\W*$)`)
 	})
-	mayNotRE   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\bMAY\s+NOT\b`) })
-	skipDocsRE = sync.OnceValue(func() *regexp.Regexp {
+	// narrowing: a word after the skipped thing that narrows it ("tests
+	// marked slow", "tests that need a network", "validation of the front
+	// matter", "skipped by the user").
+	narrowing   = []string{"marked", "that", "which", "of", "needing", "requiring", "tagged", "with", "in", "on", "the", "by", "unless", "except"}
+	mayNotRE    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\bMAY\s+NOT\b`) })
+	clauseNegRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\b(?:never|not|no|still|unless)\b`) })
+	skipDocsRE  = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?i)\bdoc(?:s|umentation)?\b|\bdocs?-only\b|\bdocumentation-only\b|\beditorial\b|\bmarkdown\b|\breadme\b`)
 	})
+	leaveClauses = strings.NewReplacer("; ", "\x00", ". ", "\x00", ", and ", "\x00", ", but ", "\x00", ", never ", "\x00", ", not ", "\x00")
 )
 
 // Allowed reports the requirement, if any, that lets the agent skip QA for
@@ -64,18 +75,31 @@ var (
 func Allowed(spec *protocolspec.Spec) (protocolspec.Requirement, bool) {
 	for _, p := range spec.Phases {
 		for _, r := range p.Requirements {
-			if r.Level != "MAY" || !skipDocsRE().MatchString(r.Text) {
-				continue
-			}
-			if mayNotRE().MatchString(r.Text) {
-				continue // "MAY NOT" is no leave
-			}
-			if skipActiveRE().MatchString(r.Text) || skipPassiveRE().MatchString(r.Text) {
+			if r.Level == "MAY" && isLeave(r.Text) {
 				return r, true
 			}
 		}
 	}
 	return protocolspec.Requirement{}, false
+}
+
+// isLeave reports whether one clause of text lets the agent skip QA for
+// documentation.
+func isLeave(text string) bool {
+	if mayNotRE().MatchString(text) {
+		return false
+	}
+	for _, c := range strings.Split(leaveClauses.Replace(text), "\x00") {
+		if !skipDocsRE().MatchString(c) || clauseNegRE().MatchString(c) {
+			continue
+		}
+		for _, re := range []*regexp.Regexp{skipActiveRE(), skipPassiveRE()} {
+			if m := re.FindStringSubmatch(c); m != nil && !slices.Contains(narrowing, strings.ToLower(m[1])) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // Required reports the requirement, if any, that limits skip_qa to

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"sync"
 	"unicode"
-	"unicode/utf8"
 
 	"github.com/sessiongate/sessiongate/internal/shorten"
 )
@@ -23,7 +22,13 @@ var (
 	// numberRE, linkRE, codeSpanRE and checkboxRE find the facts a line
 	// states that no editorial change touches; a number keeps its unit
 	// (30ms, 5MB) and loses the commas between its digits (1,000).
-	numberRE   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\d+(?:[.,:]\d+)*[\p{L}%]*`) })
+	numberRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\d+(?:[.,:]\d+)*(?:\s?[\p{L}%]{1,6}\b)?`) })
+	// rfcRE finds the RFC 2119 key words as written: "MUST" made "must"
+	// is no longer one (helper 332).
+	rfcRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\b(?:MUST|SHALL|SHOULD|MAY|REQUIRED|RECOMMENDED|OPTIONAL|NOT)\b`)
+	})
+	listMark   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*(?:[-*+]|\d+[.)])\s+`) })
 	linkRE     = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\]\(([^)\s]*)|https?://[^\s)>\]]+|\]:\s*(\S+)`) })
 	codeSpanRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("`+[^`]*`+") })
 	checkboxRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*(?:[-*+]|\d+[.)])\s+\[([ xX])\]`) })
@@ -32,16 +37,25 @@ var (
 	wordRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[\p{L}\p{N}]+(?:[-'’][\p{L}\p{N}]+)*`) })
 )
 
-// addable are small words a grammar fix may add or drop.
-var addable = []string{"a", "an", "the", "and", "of", "to", "in", "on", "at", "for", "with", "by", "from", "as",
-	"is", "are", "was", "were", "be", "been", "it", "its", "this", "that", "these", "those", "which", "who",
-	"each", "every", "their", "there", "then", "than", "also"}
+// addable are the articles a grammar fix may add or drop; any other word
+// added or dropped may change what the line says ("on every commit" to
+// "on commit", helper 332).
+var addable = []string{"a", "an", "the"}
 
 // swappable are the groups within which a grammar fix swaps one small
-// word for another ("a" for "an", "every" for "each"); "and" for "or",
-// "to" for "from" say something else (helper 331).
-var swappable = [][]string{{"a", "an", "the"}, {"is", "are", "was", "were", "be", "been"}, {"this", "that", "these", "those"},
-	{"which", "that", "who"}, {"each", "every"}, {"their", "there"}, {"then", "than"}}
+// word for another ("a" for "an", "is" for "are"); "and" for "or", "to"
+// for "from", "is" for "was", "these" for "those" say something else
+// (helpers 331, 332).
+var swappable = [][]string{{"a", "an"}, {"is", "are"}, {"was", "were"}, {"has", "have"}, {"each", "every"},
+	{"its", "it's"}, {"their", "there", "they're"}, {"then", "than"}, {"your", "you're"}}
+
+// fixed are words no editorial change touches: numbers written out and
+// quantities ("sixty" to "six", "million" to "billion", "any" to "many").
+var fixed = []string{"zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
+	"twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty", "thirty",
+	"forty", "fifty", "sixty", "seventy", "eighty", "ninety", "hundred", "thousand", "million", "billion", "first",
+	"second", "third", "last", "once", "twice", "half", "double", "few", "many", "any", "more", "most", "less", "least",
+	"fewer", "some", "every", "each", "both", "either", "before", "after"}
 
 // negations never come or go ("does" and "doesnt" are two letters apart).
 var negations = []string{"no", "not", "never", "none", "nothing", "nobody", "neither", "nor", "without", "dont", "doesnt",
@@ -91,7 +105,11 @@ func wording(old, new string) string {
 	if !slices.Equal(numbers(strip(old)), numbers(strip(new))) {
 		return "changes a number"
 	}
-	if a, b := marks(strip(old)), marks(strip(new)); a != b {
+	if !slices.Equal(rfcRE().FindAllString(old, -1), rfcRE().FindAllString(new, -1)) {
+		return "changes an RFC 2119 key word"
+	}
+	unlist := func(s string) string { return listMark().ReplaceAllString(strip(s), "") }
+	if a, b := marks(unlist(old)), marks(unlist(new)); a != b {
 		return fmt.Sprintf("changes the marks %q to %q", a, b)
 	}
 	ow, nw := words(strip(old)), words(strip(new))
@@ -106,7 +124,8 @@ func wording(old, new string) string {
 	for len(dropped) > 0 && len(added) > 0 {
 		d, a := dropped[0], added[0]
 		switch {
-		case slices.Contains(negations, d) || slices.Contains(negations, a):
+		case slices.Contains(negations, d) || slices.Contains(negations, a),
+			d != a && (slices.Contains(fixed, d) || slices.Contains(fixed, a)) && !sameGroup(d, a):
 			return fmt.Sprintf("changes %q to %q", d, a)
 		case slices.Contains(keyWords, d):
 			return fmt.Sprintf("changes %q to %q", d, a)
@@ -204,28 +223,41 @@ func wordDiff(a, b []string) (dropped, added []string) {
 	return append(dropped, a[i:]...), append(added, b[j:]...)
 }
 
-// spelling reports two words a spelling fix apart: one edit (a swap of
-// neighbours counts one: recieve, receive), or two that only add or drop
-// letters (catalogue, catalog), in a word of five letters or more; never a
-// prefix or suffix that makes the word's opposite (able, unable).
-// minimum and maximum, latest and largest are two edits that replace a
-// letter: a different word.
+// spelling reports two words a spelling fix apart: letters added or
+// dropped (one, or two in a word of five or more: catalogue, catalog), or
+// two neighbours swapped (recieve, receive), never a prefix or suffix that
+// makes the word's opposite (able, unable). A letter replaced by another
+// is refused: without a dictionary "definately" to "definitely" cannot be
+// told from "full" to "fuel", "passed" to "parsed" or "minimum" to
+// "maximum" (helpers 331, 332); QA then runs.
 func spelling(a, b string) bool {
 	ra, rb := []rune(a), []rune(b)
 	short, long := a, b
 	if len(ra) > len(rb) {
 		short, long = b, a
+		ra, rb = rb, ra
 	}
 	for _, x := range antonymAffixes {
 		if long == x+short || long == short+x {
 			return false
 		}
 	}
-	switch d := editDistance(ra, rb); {
-	case d == 1:
-		return utf8.RuneCountInString(long) >= 3
-	case d == 2:
-		return utf8.RuneCountInString(long) >= 5 && subsequence([]rune(short), []rune(long))
+	if len(ra) == len(rb) {
+		// Only one swap of neighbours.
+		diff := -1
+		for i := range ra {
+			if ra[i] != rb[i] {
+				diff = i
+				break
+			}
+		}
+		return diff >= 0 && diff+1 < len(ra) && ra[diff] == rb[diff+1] && ra[diff+1] == rb[diff] && string(ra[diff+2:]) == string(rb[diff+2:])
+	}
+	switch n := len(rb) - len(ra); {
+	case n == 1:
+		return len(rb) >= 3 && subsequence(ra, rb)
+	case n == 2:
+		return len(rb) >= 5 && subsequence(ra, rb)
 	}
 	return false
 }

@@ -1132,6 +1132,43 @@ func (r *Repo) DiffLines(ctx context.Context, since, path string) (added, remove
 	return added, removed, addedAt, nil
 }
 
+// DiffMoves reports the first hunk of path's change since since that
+// removes and adds a different number of lines ("" when each hunk
+// replaces lines where they stand): a line moved elsewhere is one hunk
+// that drops it and another that adds it, which paired across hunks read
+// as a line replaced by itself (round 55, helpers 331 and 332: a
+// requirement moved from "Before every release" to "Not needed", its
+// full stop dropped, skipped QA as editorial).
+func (r *Repo) DiffMoves(ctx context.Context, since, path string) (string, error) {
+	if strings.HasPrefix(since, "-") {
+		return "", fmt.Errorf("bad revision %q", since)
+	}
+	b, err := run(ctx, r.root, "diff", "--no-color", "--no-ext-diff", "--no-textconv", "--text", "--no-renames", "-U0", since, "--", path)
+	if err != nil {
+		return "", fmt.Errorf("diff %s: %w", path, err)
+	}
+	count := func(f string) int { // "a,b" or "a": b lines, 1 without it
+		if _, n, ok := strings.Cut(f, ","); ok {
+			v, _ := strconv.Atoi(n)
+			return v
+		}
+		return 1
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if !strings.HasPrefix(l, "@@ -") {
+			continue
+		}
+		f := strings.Fields(l)
+		if len(f) < 3 || !strings.HasPrefix(f[2], "+") {
+			continue
+		}
+		if count(f[1][1:]) != count(f[2][1:]) {
+			return strings.Join(f[:4], " "), nil
+		}
+	}
+	return "", nil
+}
+
 // OriginURL is the origin remote's first URL as configured, "" without
 // one (the engine normalizes it into the repository's identity). go-git
 // parses the repository's config file alone, as its Repository.Config

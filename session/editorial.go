@@ -29,8 +29,22 @@ func (e *Engine) checkEditorial(ctx context.Context, repo Repo, s *Session, spec
 		if why != "" || err != nil {
 			return why, err
 		}
+		if m, ok := repo.(moveFinder); ok && len(removed) > 0 {
+			hunk, err := m.DiffMoves(ctx, s.StartCommit, f)
+			if err != nil {
+				return "", err
+			}
+			if hunk != "" {
+				return fmt.Sprintf("%s moves, adds or drops lines (%s): lines replaced one for one stay where they stand", f, hunk), nil
+			}
+		}
 	}
 	return "", nil
+}
+
+// moveFinder finds a hunk that is no in-place replacement (gitrepo's).
+type moveFinder interface {
+	DiffMoves(ctx context.Context, since, path string) (string, error)
 }
 
 // matchAny reports whether f matches one of globs.

@@ -45,14 +45,14 @@ func TestR55H332SkipQAEditorialMeaning(t *testing.T) {
 	}
 }
 
-// TestR55H332SkipQAEditorialReflowRefused (helper 332): re-wrapping a
-// paragraph (the same words over other lines) is formatting, refused as
-// "gained or lost lines"; so is a list marker + changed to -.
+// TestR55H332SkipQAEditorialReflowRefused (helper 332): a list marker +
+// changed to - is formatting. Re-wrapping a paragraph (the same words over
+// other lines) is refused still, as "gained or lost lines": open, QA then
+// runs (docs/security.md, "Round 55").
 func TestR55H332SkipQAEditorialReflowRefused(t *testing.T) {
 	t.Parallel()
 	const doc = "# Guide\n\nRun the linter before you push, and run the full suite before every release so that\nthe tag is green.\n\n+ one\n+ two\n"
 	for _, c := range []struct{ name, edit string }{
-		{"reflow", strings.Replace(doc, "before every release so that\nthe tag is green.", "before every\nrelease so that the tag is\ngreen.", 1)},
 		{"+ to -", strings.ReplaceAll(doc, "+ ", "- ")},
 	} {
 		t.Run(c.name, func(t *testing.T) {

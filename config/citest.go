@@ -168,12 +168,20 @@ func inSubfolder(n *yaml.Node) bool {
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
 		switch k.Value {
-		case "before_script": // GitLab: runs in the job's shell before script
+		case "before_script", "before_install", "install": // GitLab, Travis: the job's shell before its script
 			if holdsCd(v) {
 				return true
 			}
-		case "working-directory", "workingDirectory":
+		case "working-directory", "workingDirectory", "working_directory": // GitHub, Azure, CircleCI
 			if sub(v) {
+				return true
+			}
+		case "default": // GitLab: what every job inherits
+			if v.Kind == yaml.MappingNode && inSubfolder(v) {
+				return true
+			}
+		case "<<": // a YAML merge key (<<: *web) brings in the anchor's keys
+			if v.Kind == yaml.AliasNode && v.Alias != nil && v.Alias.Kind == yaml.MappingNode && inSubfolder(v.Alias) {
 				return true
 			}
 		case "defaults":
@@ -212,7 +220,16 @@ func (d *shellDir) atRoot() bool { return d.cur == "" }
 // step reads one line's commands (split at &&, || and ;).
 func (d *shellDir) step(line string) {
 	for _, part := range shellSep.Split(line, -1) {
-		f := strings.Fields(strings.TrimSpace(part))
+		part = strings.TrimSpace(part)
+		if strings.HasPrefix(part, "(") {
+			continue // a subshell's cd does not outlive it
+		}
+		// `if [ -d web ]; then cd web; fi`, `{ cd web; }`: the command
+		// after the keyword or brace.
+		for _, kw := range []string{"then ", "do ", "else ", "{ "} {
+			part = strings.TrimSpace(strings.TrimPrefix(part, kw))
+		}
+		f := strings.Fields(part)
 		if len(f) == 0 {
 			continue
 		}
@@ -224,7 +241,7 @@ func (d *shellDir) step(line string) {
 		}
 		switch f[0] {
 		case "cd":
-			if arg == "-" {
+			if arg == "-" || arg == "~-" {
 				d.cur, d.prev = d.prev, d.cur
 				continue
 			}
@@ -245,7 +262,8 @@ func (d *shellDir) step(line string) {
 // join is where `cd arg` leads from the current place.
 func (d *shellDir) join(arg string) string {
 	switch arg {
-	case "", "$GITHUB_WORKSPACE", "${GITHUB_WORKSPACE}", "${{ github.workspace }}", "$CI_PROJECT_DIR", "${CI_PROJECT_DIR}", "$(Build.SourcesDirectory)":
+	case "", "$GITHUB_WORKSPACE", "${GITHUB_WORKSPACE}", "${{ github.workspace }}", "$CI_PROJECT_DIR", "${CI_PROJECT_DIR}", "$(Build.SourcesDirectory)",
+		"$(git rev-parse --show-toplevel)", "$CIRCLE_WORKING_DIRECTORY", "$TRAVIS_BUILD_DIR":
 		return "" // the checkout's root (a bare cd: $HOME, which CI checks out into rarely; taken as the root)
 	}
 	if d.cur == "?" || strings.HasPrefix(arg, "/") || strings.HasPrefix(arg, "~") || strings.Contains(arg, "$") {

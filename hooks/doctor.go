@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime/debug"
 	"slices"
 	"strings"
@@ -227,6 +228,13 @@ func StartNotices(ctx context.Context, root string) []string {
 	return out
 }
 
+// callsHook reports a hook script with a line that runs `sessiongate hook
+// NAME` (the binary by name or path, quoted or not, maybe after exec).
+func callsHook(b []byte, name string) bool {
+	re := regexp.MustCompile(`(?m)^[ \t]*(?:exec[ \t]+)?["']?(?:[^\s"']*/)?sessiongate(?:\.exe)?["']?[ \t]+hook[ \t]+` + regexp.QuoteMeta(name) + `\b`)
+	return re.Match(b)
+}
+
 func doctorHooks(loc hooksLocation, binary string) []Finding {
 	var out []Finding
 	preCommitCfg := filepath.Join(loc.Root, ".pre-commit-config.yaml")
@@ -253,9 +261,15 @@ func doctorHooks(loc hooksLocation, binary string) []Finding {
 			continue
 		}
 		if !IsOurs(b) {
-			if viaFramework && bytes.Contains(b, []byte("pre-commit")) {
+			switch {
+			case viaFramework && bytes.Contains(b, []byte("pre-commit")):
 				out = append(out, Finding{check, OK, p + " is the pre-commit framework's; .pre-commit-config.yaml uses sessiongate", ""})
-			} else {
+			case callsHook(b, n):
+				// The way install tells a husky or lefthook repository to
+				// wire it (helper 332: start warned, naming install, which
+				// refuses there).
+				out = append(out, Finding{check, OK, p + " is another tool's and runs `sessiongate hook " + n + "`", ""})
+			default:
 				out = append(out, Finding{check, Fail, p + " is not sessiongate's", "sessiongate install (it moves this hook aside and chains it)"})
 			}
 			continue

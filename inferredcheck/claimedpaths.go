@@ -157,7 +157,7 @@ func namesChangedFile(text string, changed []string, own func(string) bool) bool
 			}
 		}
 		for k, name := range []string{c, path.Base(c)} {
-			if k == 1 && !strings.Contains(name, ".") && !quotedIn(text, name) && !capitalisedIn(text, name) {
+			if (k == 1 || !strings.Contains(c, "/")) && !strings.Contains(name, ".") && !quotedIn(text, name) && !capitalisedIn(text, name) {
 				// A bare word (`docs/hello` as "hello"): any prose has it
 				// (round 44's re-check, E2). `Makefile` quoted, or written
 				// capitalised as the file is, names the file.
@@ -184,7 +184,10 @@ func namesChangedFile(text string, changed []string, own func(string) bool) bool
 }
 
 // conventionalDocs are the stems of a project's conventional documents.
-var conventionalDocs = []string{"README", "CHANGELOG", "CHANGES", "CONTRIBUTING", "LICENSE", "AUTHORS", "SECURITY", "HISTORY", "NEWS"}
+// Only those whose stem is no everyday word: "the changes", "good news",
+// "git history" and "a security bug" named a changed CHANGES.md, NEWS.md,
+// HISTORY.md or SECURITY.md (helper 332); those are named as written.
+var conventionalDocs = []string{"README", "CHANGELOG", "CONTRIBUTING"}
 
 // wordIn reports whether lower holds word on no longer name's inside.
 func wordIn(lower, word string) bool {

@@ -12,9 +12,10 @@ import (
 	"sync"
 	"time"
 
-	"github.com/sessiongate/sessiongate/internal/boundedread"
-
 	"gopkg.in/yaml.v3"
+
+	"github.com/sessiongate/sessiongate/internal/boundedread"
+	"github.com/sessiongate/sessiongate/internal/lazyregexp"
 )
 
 // testRunner matches a command line that runs a test suite with a runner
@@ -279,7 +280,8 @@ func (d *shellDir) join(arg string) string {
 	return p
 }
 
-var shellSep = regexp.MustCompile(`&&|\|\||;`)
+// shellSep splits a line into its commands.
+var shellSep = lazyregexp.New(`&&|\|\||;`)
 
 // holdsCd reports whether a script (a string or a list of them) ends
 // away from the checkout's root.

@@ -23,9 +23,9 @@ func TestR55H331SkipQAEditorialMeaning(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			res, err := skipQAOnEdit(t, doc, c.edit)
+			_, err := skipQAOnEdit(t, doc, c.edit)
 			if err == nil || !strings.Contains(err.Error(), "strictly editorial") {
-				t.Errorf("skip_qa allowed (%s): state %s, err %v", c.name, res.State, err)
+				t.Errorf("skip_qa allowed (%s): err %v", c.name, err)
 			}
 		})
 	}

@@ -229,10 +229,17 @@ func StartNotices(ctx context.Context, root string) []string {
 }
 
 // callsHook reports a hook script with a line that runs `sessiongate hook
-// NAME` (the binary by name or path, quoted or not, maybe after exec).
+// NAME` (the binary by name or path, quoted or not, maybe after exec)
+// whose failure fails the hook: not `|| true`, a pipe, `;` or `&` after
+// it, which would let a refused commit through while reading as wired.
 func callsHook(b []byte, name string) bool {
-	re := regexp.MustCompile(`(?m)^[ \t]*(?:exec[ \t]+)?["']?(?:[^\s"']*/)?sessiongate(?:\.exe)?["']?[ \t]+hook[ \t]+` + regexp.QuoteMeta(name) + `\b`)
-	return re.Match(b)
+	re := regexp.MustCompile(`(?m)^[ \t]*(?:exec[ \t]+)?["']?(?:[^\s"']*/)?sessiongate(?:\.exe)?["']?[ \t]+hook[ \t]+` + regexp.QuoteMeta(name) + `\b(.*)$`)
+	for _, m := range re.FindAllSubmatch(b, -1) {
+		if rest := strings.ReplaceAll(string(m[1]), "&&", ""); !strings.ContainsAny(rest, "|;&") {
+			return true
+		}
+	}
+	return false
 }
 
 func doctorHooks(loc hooksLocation, binary string) []Finding {

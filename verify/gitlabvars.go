@@ -88,10 +88,10 @@ func mergeRequestOnDefault(ctx context.Context, repo *gitrepo.Repo, rg *Range, d
 // whose pipeline names a base below it (a push's CI_COMMIT_BEFORE_SHA, a
 // merge request's diff base), checked as a push to the default branch from
 // that base: base..head and the --recheck window below it, the base
-// included, as main's own push runs are; nil when the base is none, the
-// head itself. As a tip build naming no before, an
-// honest release branch fast-forwarded to a main deeper than the window,
-// and a promotion request from main, exited 2 ("the build names no commit
+// included, as main's own push runs are; nil when the base is none or the
+// head itself. As a tip build naming no before, an honest release branch
+// fast-forwarded to a main deeper than the window, and a promotion
+// request from main, exited 2 ("the build names no commit
 // the push started from"), though the pipeline named it (helper 330's F3,
 // F4). It trusts the base as main's push runs already trust a push's
 // before; a forged one lands the hooks-off commit in the window.

@@ -110,15 +110,23 @@ func ciTestCommand(root string) TestCommand {
 // line it is on, and the nearest GitHub `timeout-minutes` around it (0:
 // none; minutes is the enclosing one).
 func findTestLine(n *yaml.Node, minutes int, match func(string) bool) (string, int, int) {
+	top := n
+	if n.Kind == yaml.DocumentNode && len(n.Content) > 0 {
+		top = n.Content[0]
+	}
+	return findTestLineIn(n, top, minutes, match)
+}
+
+func findTestLineIn(n, top *yaml.Node, minutes int, match func(string) bool) (string, int, int) {
 	switch n.Kind {
 	case yaml.DocumentNode, yaml.SequenceNode:
 		for _, c := range n.Content {
-			if cmd, line, m := findTestLine(c, minutes, match); cmd != "" {
+			if cmd, line, m := findTestLineIn(c, top, minutes, match); cmd != "" {
 				return cmd, line, m
 			}
 		}
 	case yaml.MappingNode:
-		if inSubfolder(n) {
+		if inSubfolder(n, top, 0) {
 			return "", 0, 0 // a step or job run in another folder: not the root's command
 		}
 		for i := 0; i+1 < len(n.Content); i += 2 {
@@ -144,7 +152,7 @@ func findTestLine(n *yaml.Node, minutes int, match func(string) bool) (string, i
 					continue // CircleCI's `run:` is a map with `command:`
 				}
 			}
-			if cmd, line, m := findTestLine(v, minutes, match); cmd != "" {
+			if cmd, line, m := findTestLineIn(v, top, minutes, match); cmd != "" {
 				return cmd, line, m
 			}
 		}
@@ -157,8 +165,9 @@ func findTestLine(n *yaml.Node, minutes int, match func(string) bool) (string, i
 // working-directory:`; Azure's `workingDirectory:`). Its test line is a
 // subproject's: run in the root, where the gate runs commands, `npm test`
 // found no package.json and failed every honest session of a monorepo
-// (round 55).
-func inSubfolder(n *yaml.Node) bool {
+// (round 55). top is the file's top mapping, where GitLab's `extends:`
+// finds the jobs a job inherits from; depth bounds a chain of them.
+func inSubfolder(n, top *yaml.Node, depth int) bool {
 	sub := func(v *yaml.Node) bool {
 		if v.Kind != yaml.ScalarNode {
 			return false
@@ -178,11 +187,15 @@ func inSubfolder(n *yaml.Node) bool {
 				return true
 			}
 		case "default": // GitLab: what every job inherits
-			if v.Kind == yaml.MappingNode && inSubfolder(v) {
+			if v.Kind == yaml.MappingNode && inSubfolder(v, top, depth) {
 				return true
 			}
 		case "<<": // a YAML merge key (<<: *web) brings in the anchor's keys
-			if v.Kind == yaml.AliasNode && v.Alias != nil && v.Alias.Kind == yaml.MappingNode && inSubfolder(v.Alias) {
+			if v.Kind == yaml.AliasNode && v.Alias != nil && v.Alias.Kind == yaml.MappingNode && inSubfolder(v.Alias, top, depth) {
+				return true
+			}
+		case "extends": // GitLab: `extends: .web` (or a list) merges those jobs' keys in
+			if extendsSubfolder(v, top, depth) {
 				return true
 			}
 		case "defaults":
@@ -199,6 +212,30 @@ func inSubfolder(n *yaml.Node) bool {
 						return true
 					}
 				}
+			}
+		}
+	}
+	return false
+}
+
+// extendsSubfolder: a job GitLab's `extends:` names (a name or a list of
+// them, looked up in the file's top mapping) runs in a subfolder, itself
+// or through what it extends (GitLab allows 11 levels).
+func extendsSubfolder(v, top *yaml.Node, depth int) bool {
+	if depth >= 11 || top == nil || top.Kind != yaml.MappingNode {
+		return false
+	}
+	names := []*yaml.Node{v}
+	if v.Kind == yaml.SequenceNode {
+		names = v.Content
+	}
+	for _, name := range names {
+		if name.Kind != yaml.ScalarNode {
+			continue
+		}
+		for i := 0; i+1 < len(top.Content); i += 2 {
+			if top.Content[i].Value == name.Value && top.Content[i+1].Kind == yaml.MappingNode && inSubfolder(top.Content[i+1], top, depth+1) {
+				return true
 			}
 		}
 	}

@@ -216,3 +216,34 @@ func TestQAWithoutACommandNeedsATestRun(t *testing.T) {
 		t.Fatalf("QA blocked after the test script ran: %+v", res.Blocked)
 	}
 }
+
+// TestRunInSubfolderRecordedThere: a test run the agent's shell made from
+// a subfolder (`cd web` in one tool call, `./test.sh` in the next) is
+// recorded as `cd web && ./test.sh`: which subproject's suite it ran is
+// what QA judges (testrun/foldersuite.go). Without the prefix it read as a
+// run at the root, which covers every subproject.
+func TestRunInSubfolderRecordedThere(t *testing.T) {
+	ctx := context.Background()
+	e := newEnv(t, earlyProtocol)
+	id := e.start("tests in web")
+	e.evidence(id, "CONTEXT_RETRIEVAL", session.EvidenceToolOutput, "README: build with make")
+	e.advance(id) // WORKING
+	e.advance(id) // QA_VALIDATION
+	if err := os.MkdirAll(filepath.Join(e.root, "web"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ cmd, dir, want string }{
+		{"./test.sh", filepath.Join(e.root, "web"), "cd web && ./test.sh"},
+		{"./test.sh", e.root, "./test.sh"},
+		{"./test.sh", "", "./test.sh"},
+		{"git status", filepath.Join(e.root, "web"), "git status"}, // only test runs move
+	} {
+		ev, err := e.engine.RecordObserved(ctx, session.ObservedRequest{ID: id, Phase: "QA_VALIDATION", Source: "claude", Command: c.cmd, Dir: c.dir, Output: []byte("ok 3 tests\n")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ev.Command != c.want {
+			t.Errorf("%q in %q recorded as %q, want %q", c.cmd, c.dir, ev.Command, c.want)
+		}
+	}
+}

@@ -90,6 +90,10 @@ func (e *Engine) narrowedQA(ctx context.Context, s *Session, p *protocolspec.Pha
 		return &CheckResult{Kind: protocolspec.CheckEvidence, Arg: "test run", Status: StatusFail,
 			Message: fmt.Sprintf("%s: the session changed %s, which the test script %s exercises, and no passing whole run reached a test script that names it: a run of another script does not test it; run `%s` (or a suite that runs it) and make it pass", p.ID, miss.File, miss.Script, miss.Command())}, nil
 	}
+	if miss != nil && miss.Family == testrun.FolderFamily {
+		return &CheckResult{Kind: protocolspec.CheckEvidence, Arg: "test run", Status: StatusFail,
+			Message: fmt.Sprintf("%s: the session changed %s, inside %s, which has its own tests (`%s`), and no passing whole run was made there or above it: a run in another subproject does not test it; run `%s` and make it pass", p.ID, miss.File, miss.Root+"/", miss.Script, miss.Command())}, nil
+	}
 	if miss != nil {
 		return &CheckResult{Kind: protocolspec.CheckEvidence, Arg: "test run", Status: StatusFail,
 			Message: fmt.Sprintf("%s: the session changed %s, whose tests are another runner's suite (`%s`), and no passing whole run of it was recorded: a run of one runner's suite does not test another's; run `%s` and make it pass", p.ID, miss.File, miss.Command(), miss.Command())}, nil

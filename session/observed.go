@@ -452,6 +452,13 @@ func (e *Engine) RecordObserved(ctx context.Context, req ObservedRequest) (*Evid
 	if shellline.RunsTests(cmd) {
 		ref += testcounts.RefNote(testcounts.FromOutput(req.Output))
 	}
+	if sub := subfolder(s.Worktree, req.Dir); sub != "" && shellline.RunsTests(cmd) {
+		// A test run the agent's shell made from a subfolder (`cd web` in
+		// one call, `make test` in the next) is recorded where it ran, as
+		// `sessiongate run` records one: which subproject's suite it ran
+		// is what QA judges (testrun/foldersuite.go).
+		cmd = "cd " + shellline.Join([]string{sub}) + " && " + cmd
+	}
 	ev := &Evidence{
 		SessionID: s.ID, Phase: phase, Kind: EvidenceToolOutput, Origin: OriginObserved,
 		Requirement: req.Requirement, Source: req.Source, Command: truncate(cmd, MaxCommandBytes),

@@ -58,13 +58,16 @@ func (e *Engine) missingSuite(ctx context.Context, repo Repo, s *Session, runs [
 	covered := make([][]testrun.Need, len(runs))
 	for i, r := range runs {
 		covered[i] = append(testrun.SuitesRun(ctx, repo, tree, r.Command, have), testrun.ScriptsRun(ctx, repo, tree, s.StartCommit, r.Command, have)...)
+		covered[i] = append(covered[i], testrun.FoldersRun(ctx, repo, tree, s.StartCommit, r.Command, have)...)
 	}
 	// A changed file a test script names needs a run reaching such a
 	// script (testrun/scriptsuite.go).
 	needs := append(testrun.SuitesNeeded(ctx, repo, tree, files, changed, e.isDoc), testrun.ScriptNeeds(ctx, repo, tree, s.StartCommit, files, changed, e.isDoc)...)
+	// A subproject with its own test entry needs a run there (foldersuite.go).
+	needs = append(needs, testrun.FolderNeeds(ctx, repo, tree, files, changed, e.isDoc)...)
 	for _, n := range needs {
 		i := slices.IndexFunc(covered, func(cs []testrun.Need) bool {
-			return slices.ContainsFunc(cs, func(c testrun.Need) bool { return c.Family == n.Family && c.Root == n.Root })
+			return slices.ContainsFunc(cs, func(c testrun.Need) bool { return c.Covers(n) })
 		})
 		if i < 0 {
 			return &n, nil, nil

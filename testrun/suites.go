@@ -222,6 +222,9 @@ func (n Need) Command() string {
 	if n.Family == ScriptFamily {
 		return "sh " + n.Script
 	}
+	if n.Family == FolderFamily {
+		return "cd " + shellline.Join([]string{n.Root}) + " && " + n.Script
+	}
 	c := map[string]string{"go": "go test ./...", "py": "pytest", "js": "npm test"}[n.Family]
 	if n.Root != "" {
 		c = "cd " + n.Root + " && " + c

@@ -29,9 +29,11 @@ import (
 // keeping main red for any commit that ever failed there.
 const maxSkipReach = 4
 
-// skipMarkers are the message markers GitHub Actions and GitLab CI honour
+// skipMarkers are the message markers GitHub Actions, GitLab CI and Azure Pipelines honour
 // (case-insensitive); matching more than a CI does only re-checks more.
-var skipMarkers = []string{"[skip ci]", "[ci skip]", "[no ci]", "[skip actions]", "[actions skip]"}
+var skipMarkers = []string{"[skip ci]", "[ci skip]", "[no ci]", "[skip actions]", "[actions skip]",
+	// Azure Pipelines (a tip build and the window, team.md's CI table).
+	"***no_ci***", "[skip azp]", "[azp skip]", "[skip azpipelines]", "[azpipelines skip]", "[skip azurepipelines]", "[azurepipelines skip]"}
 
 // ciSkipMarker returns the CI-skip marker msg carries, "" for none.
 func ciSkipMarker(msg string) string {

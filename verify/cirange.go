@@ -424,6 +424,9 @@ func localRange(ctx context.Context, repo *gitrepo.Repo) (*Range, error) {
 // an *EnvError saying what to set. A commit git cannot see is a commit
 // verify would pass unchecked.
 func (rg *Range) Complete(ctx context.Context, repo *gitrepo.Repo, fetch bool) error {
+	if err := rg.refuseAmbiguous(ctx, repo); err != nil {
+		return err
+	}
 	if err := rg.resolveTip(ctx, repo, fetch); err != nil {
 		return err
 	}

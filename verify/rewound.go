@@ -99,9 +99,14 @@ func (t *protocolTrust) rewoundSessions(ctx context.Context, rep *Report, rg *Ra
 	}
 	// Sessions that started before the range's base are older work, judged
 	// when it shipped (a shallow clone may not hold their commits).
+	// A base dated ahead of this run's clock gives no floor: a committer
+	// date is its writer's word, and an agent's session commit dated 2030
+	// and fast-forwarded onto main made every later session "older" than
+	// any range forked from it, a rewound BYPASS session's too (round 56,
+	// helper 335's F2; landedAhead in recheck.go is the same rule).
 	var floor time.Time
 	if base, err := rg.BaseCommit(ctx, t.repo); err == nil && base != "" {
-		if ct, err := t.repo.CommitTime(ctx, base); err == nil {
+		if ct, err := t.repo.CommitTime(ctx, base); err == nil && !ct.After(time.Now().Add(landedAhead)) {
 			floor = ct
 		}
 	}

@@ -40,7 +40,22 @@ func observedRead(env gateEnv, rel string, body []byte) *Evidence {
 // readsFile reports whether line is one program of readPrograms given rel
 // (relative to the worktree root, or absolute inside it) and nothing else.
 func readsFile(root, line, rel string) bool {
-	calls, _, ok := shellline.Calls(shellline.Unwrap(line))
+	line = shellline.Unwrap(line)
+	// `sessiongate run` from a folder of the work tree records its command
+	// as `cd DIR && COMMAND` (run.go): COMMAND's relative paths are DIR's
+	// (round 56, helper 334: `cat ../.agents/HANDOFF.md` run from src/
+	// read the handoff, and the read did not count).
+	dir := "."
+	if pre, rest, ok := strings.Cut(line, " && "); ok && strings.HasPrefix(pre, "cd ") {
+		if cd, _, ok := shellline.Calls(pre); ok && len(cd) == 1 {
+			if w := shellline.ExpandedWords(cd[0]); len(w) == 2 && w[0] == "cd" && !path.IsAbs(w[1]) {
+				if d := path.Clean(w[1]); d != ".." && !strings.HasPrefix(d, "../") {
+					dir, line = d, rest
+				}
+			}
+		}
+	}
+	calls, _, ok := shellline.Calls(line)
 	if !ok || len(calls) != 1 {
 		return false
 	}
@@ -60,6 +75,8 @@ func readsFile(root, line, rel string) bool {
 				continue
 			}
 			p = r
+		} else {
+			p = path.Join(dir, p)
 		}
 		if path.Clean(p) == rel {
 			return true

@@ -33,6 +33,11 @@ func TestObservedReadMeetsContentHash(t *testing.T) {
 		{"cat through sessiongate run", "cat .agents/HANDOFF.md", handoffBody, 0, nil, session.StatusPass, "read .agents/HANDOFF.md as it is now"},
 		{"agent shell trims the newline", "cat .agents/HANDOFF.md", strings.TrimRight(handoffBody, "\n"), 0, nil, session.StatusPass, "read .agents/HANDOFF.md"},
 		{"cat ./path", "cat ./.agents/HANDOFF.md", handoffBody, 0, nil, session.StatusPass, "read .agents/HANDOFF.md"},
+		// sessiongate run from src/ records `cd src && COMMAND` (round 56, helper 334).
+		{"run from a subfolder", "cd src && cat ../.agents/HANDOFF.md", handoffBody, 0, nil, session.StatusPass, "read .agents/HANDOFF.md"},
+		{"run from a subfolder, another file", "cd src && cat .agents/HANDOFF.md", handoffBody, 0, nil, session.StatusFail, "no content_hash evidence"},
+		{"cd out of the work tree", "cd .. && cat .agents/HANDOFF.md", handoffBody, 0, nil, session.StatusFail, "no content_hash evidence"},
+		{"cd then a pipe", "cd src && cat ../.agents/HANDOFF.md | head -1", "# Handoff\n", 0, nil, session.StatusFail, "no content_hash evidence"},
 		{"output to /dev/null", "cat .agents/HANDOFF.md > /dev/null", "", 0, nil, session.StatusFail, "no content_hash evidence"},
 		{"piped to head", "cat .agents/HANDOFF.md | head -1", "# Handoff\n", 0, nil, session.StatusFail, "no content_hash evidence"},
 		{"another file", "cat README.md", handoffBody, 0, nil, session.StatusFail, "no content_hash evidence"},

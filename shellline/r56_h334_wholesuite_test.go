@@ -27,3 +27,15 @@ func TestR56WholeSuiteLinesAreNotFilters(t *testing.T) {
 		}
 	}
 }
+
+// TestWorkspacesRunNotCoveredByRootRun: a failing `npm test --workspaces`
+// is answered by a passing run of every workspace, not of the root's
+// script alone (a lazy agent's way past a failing package).
+func TestWorkspacesRunNotCoveredByRootRun(t *testing.T) {
+	failing := TestRuns("npm test --workspaces")[0]
+	for line, covers := range map[string]bool{"npm test": false, "npm test -ws": true, "npm run test --workspaces": true, "pnpm -r test": false} {
+		if why := TestRuns(line)[0].Narrowing(failing); (why == "") != covers {
+			t.Errorf("%q after a failing npm test --workspaces: narrowing %q, want covers=%v", line, why, covers)
+		}
+	}
+}

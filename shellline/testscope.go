@@ -21,6 +21,10 @@ type TestRun struct {
 	// Targets are the packages or paths it was given; nil is the
 	// runner's whole suite (go test's default is ".", its own package).
 	Targets []string
+	// Workspaces: npm's, pnpm's or yarn's flag that runs the script in
+	// every workspace package (`npm test --workspaces`, `pnpm -r test`):
+	// no filter, the whole monorepo's suites (testrun.WorkspaceDirs).
+	Workspaces bool
 }
 
 // String is the run as a short description for messages.
@@ -73,6 +77,9 @@ func TestRuns(line string) []TestRun {
 func (r TestRun) Narrowing(o TestRun) string {
 	if r.Runner != o.Runner || r.Dir != o.Dir {
 		return "another runner or folder (" + r.String() + ")"
+	}
+	if o.Workspaces && !r.Workspaces {
+		return "the root package alone, not every workspace (" + r.String() + ")"
 	}
 	var extra []string
 	for _, f := range r.Filters {
@@ -220,6 +227,7 @@ func scopeOf(w []string) TestRun {
 		// script; anything after it goes to the script, and narrows it.
 		// A folder flag (npm --prefix web, make -C api) moves the run.
 		dir := ""
+		ws := false
 		for i := 0; i < len(args); i++ {
 			a := args[i]
 			if (a == "--prefix" || a == "--cwd" || a == "-C" || a == "--dir" || a == "--directory") && i+1 < len(args) {
@@ -227,15 +235,67 @@ func scopeOf(w []string) TestRun {
 				dir = path.Join(dir, args[i])
 				continue
 			}
+			if pkgManagers[prog] && fanOutFlags[a] {
+				ws = true
+				continue
+			}
 			if strings.HasPrefix(a, "-") || a == "run" {
 				continue
 			}
-			return TestRun{Runner: prog + " " + a, Dir: dir, Filters: opaque(args[i+1:])}
+			r := TestRun{Runner: prog + " " + a, Dir: dir, Workspaces: ws}
+			for _, f := range opaque(args[i+1:]) {
+				if pkgManagers[prog] && fanOutFlags[f] {
+					r.Workspaces = true // `npm test --workspaces`: npm's flag, not the script's
+					continue
+				}
+				r.Filters = append(r.Filters, f)
+			}
+			return r
 		}
 		return TestRun{Runner: prog}
+	case prog == "gotestsum":
+		return gotestsumScope(args)
 	}
 	return TestRun{Runner: strings.Join(w[:min(len(w), 1)], " "), Filters: opaque(args)}
 }
+
+// pkgManagers run a package.json script; fanOutFlags make them run it in
+// every workspace package (npm's --workspaces/-ws, pnpm's -r/--recursive),
+// the root's too with --include-workspace-root; --if-present only skips a
+// package without the script.
+var (
+	pkgManagers = map[string]bool{"npm": true, "pnpm": true, "yarn": true, "bun": true}
+	fanOutFlags = map[string]bool{"--workspaces": true, "-ws": true, "-r": true, "--recursive": true, "--include-workspace-root": true, "--if-present": true}
+)
+
+// gotestsum runs `go test` with the arguments after its own flags (or
+// after --); --packages names the packages.
+func gotestsumScope(args []string) TestRun {
+	var pkgs, rest []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			rest = append(rest, args[i+1:]...)
+			break
+		}
+		name, val, hasVal := flagName(a)
+		if !strings.HasPrefix(a, "-") {
+			rest = append(rest, a)
+			continue
+		}
+		if gotestsumValueFlags[name] && !hasVal && i+1 < len(args) {
+			i++
+			val = args[i]
+		}
+		if name == "packages" {
+			pkgs = append(pkgs, strings.Fields(val)...)
+		}
+	}
+	// gotestsum's default is ./..., not go test's "."
+	return flagScope("go test", append(rest, pkgs...), goValueFlags, goFilterFlags, []string{"./..."}, "args")
+}
+
+var gotestsumValueFlags = flagSet("format f junitfile jsonfile packages rerun-fails-max-failures rerun-fails-report post-run-command format-icons junitfile-testsuite-name junitfile-testcase-classname jsonfile-timing-events")
 
 // goChdir splits go's leading -C (of go, or of its test subcommand) from
 // the rest of go's arguments; ok is false when there is none.
@@ -458,7 +518,9 @@ func ScriptTargets(line string) []ScriptTarget {
 
 // reportFlags change how a script or an unknown runner reports, not what
 // it runs: they never make a run partial.
-var reportFlags = flagSet("v vv verbose q quiet x color no-color colors ci silent s")
+var reportFlags = flagSet("v vv verbose q quiet x color no-color colors ci silent s " +
+	// gradle's log and daemon options (`./gradlew test --info`)
+	"info debug stacktrace S full-stacktrace warn w console no-daemon daemon offline build-cache no-build-cache scan no-scan")
 
 // interpreters run the script named after them; the script is the suite,
 // not a filter.

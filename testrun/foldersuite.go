@@ -133,6 +133,11 @@ func FoldersRun(ctx context.Context, repo Repo, tree, start, line string, have m
 			continue
 		}
 		add(d)
+		if r.Workspaces {
+			for _, w := range WorkspaceDirs(ctx, repo, tree, d, have) {
+				add(w) // `npm test --workspaces`: each package's script, in its folder
+			}
+		}
 		if fam, ok := FamilyOf(r.Runner); ok {
 			for f := range have {
 				if fam.test(f) && !SkippedDir(f) && (d == "" || strings.HasPrefix(f, d+"/")) {

@@ -29,6 +29,7 @@ func TestFolderSuites(t *testing.T) {
 		"py/a.py":             "a\n",
 		"test_all.sh":         "for d in api web; do (cd $d && make test); done\n",
 		"README.md":           "# r\n",
+		"package.json":        `{"private": true, "workspaces": ["web", "npmdef"]}`,
 	}
 	repo := treeRepo{start: tree, tree: tree}
 	files := slices.Sorted(maps.Keys(tree))
@@ -54,6 +55,9 @@ func TestFolderSuites(t *testing.T) {
 		{[]string{"py/a.py"}, "pytest", ""},         // the root's runner collects py/tests
 		{[]string{"api/three.py"}, "pytest", "api"}, // but no test of api
 		{[]string{"web/app.js", "api/three.py"}, "cd api && make test", "web"},
+		{[]string{"web/app.js"}, "npm test --workspaces", ""}, // every workspace's script
+		{[]string{"web/app.js"}, "npm test", "web"},           // the root's alone
+		{[]string{"api/three.py"}, "npm test --workspaces", "api"},
 	} {
 		covered := FoldersRun(ctx, repo, "T", "S", c.run, have)
 		missing := ""

@@ -318,6 +318,11 @@ func SuitesRun(ctx context.Context, repo Repo, tree, line string, have map[strin
 		case "jest", "vitest", "mocha":
 			add("js", r.Dir)
 		}
+		if r.Workspaces {
+			for _, d := range WorkspaceDirs(ctx, repo, tree, r.Dir, have) {
+				add("js", d) // each workspace package's own suite
+			}
+		}
 	}
 	for _, t := range shellline.ScriptTargets(line) {
 		if t.Tool == "npm" {

@@ -270,7 +270,7 @@ func (t *protocolTrust) rerunGuard(ctx context.Context, rep *Report, index map[s
 		case scripts[s.Path] != "":
 			found = append(found, weakening{s.Path, fmt.Sprintf("%s it, and the rerun command `%s` runs it", verb(s.Status), shorten.Bytes(scripts[s.Path], 80, "..."))})
 		case s.Path == "package.json" && slices.Contains(tools, "npm"):
-			if keys := t.scriptsChanged(ctx, tip); len(keys) > 0 {
+			if keys := t.scriptsChanged(ctx, tip, lines); len(keys) > 0 {
 				found = append(found, weakening{s.Path, "changes its \"scripts\" (" + strings.Join(keys, ", ") + "), which npm runs"})
 			}
 		case slices.Contains(tools, "make") && (base == "Makefile" || base == "makefile" || base == "GNUmakefile" || strings.HasSuffix(base, ".mk")):
@@ -503,7 +503,7 @@ func testNameOf(re guardRes, line string) string {
 
 // scriptsChanged lists the package.json "scripts" keys whose value differs
 // between the base and tip (added, changed or removed).
-func (t *protocolTrust) scriptsChanged(ctx context.Context, tip string) []string {
+func (t *protocolTrust) scriptsChanged(ctx context.Context, tip string, lines []string) []string {
 	read := func(rev string) map[string]string {
 		b, err := t.repo.ReadAt(ctx, rev, "package.json")
 		if err != nil {
@@ -524,19 +524,66 @@ func (t *protocolTrust) scriptsChanged(ctx context.Context, tip string) []string
 	if a == nil || b == nil {
 		return []string{"unreadable"} // an unparsable package.json hides what npm runs
 	}
+	reached := npmScriptsReached(lines, a, b)
 	var keys []string
 	for k, v := range a {
-		if b[k] != v {
+		if b[k] != v && (reached == nil || reached[k]) {
 			keys = append(keys, k)
 		}
 	}
 	for k := range b {
-		if _, ok := a[k]; !ok {
+		if _, ok := a[k]; !ok && (reached == nil || reached[k]) {
 			keys = append(keys, k)
 		}
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// npmScriptsReached lists the root package.json scripts the rerun's npm
+// runs can reach, at either revision: the scripts its lines name, their
+// pre and post scripts, npm's install lifecycle, and any script whose
+// name a reached script's body holds as a word (`npm run build`,
+// `run-s lint build`, `concurrently npm:x`). Adding a "lint" script that
+// `npm test` never runs is no weakening (round 56, helper 334's F8: it
+// failed CI while the same Makefile target passed). nil when the lines
+// name no root script: then every script counts, as before.
+func npmScriptsReached(lines []string, a, b map[string]string) map[string]bool {
+	var queue []string
+	for _, l := range lines {
+		for _, st := range shellline.ScriptTargets(l) {
+			if st.Tool == "npm" && (st.Dir == "" || st.Dir == ".") {
+				queue = append(queue, st.Name)
+			}
+		}
+	}
+	if len(queue) == 0 {
+		return nil
+	}
+	queue = append(queue, "preinstall", "install", "postinstall", "prepare", "preprepare", "postprepare")
+	reached := map[string]bool{}
+	for len(queue) > 0 {
+		n := queue[0]
+		queue = queue[1:]
+		if reached[n] {
+			continue
+		}
+		reached[n] = true
+		queue = append(queue, "pre"+n, "post"+n)
+		for _, body := range []string{a[n], b[n]} {
+			for _, w := range strings.FieldsFunc(body, func(r rune) bool {
+				return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune(":_-.@/", r))
+			}) {
+				w = strings.TrimPrefix(w, "npm:")
+				if _, ok := a[w]; ok {
+					queue = append(queue, w)
+				} else if _, ok := b[w]; ok {
+					queue = append(queue, w)
+				}
+			}
+		}
+	}
+	return reached
 }
 
 // onlyAddsChecks reports whether the range's change to the script at p

@@ -169,14 +169,17 @@ func skipFlags(w []string) []string {
 
 // Value-taking flags, by runner: their value is no target.
 var (
-	goValueFlags = flagSet("run skip bench benchtime count cpu parallel timeout tags p coverprofile covermode coverpkg o exec " +
+	goValueFlags = flagSet("test.run test.skip test.list run skip bench benchtime count cpu parallel timeout tags p coverprofile covermode coverpkg o exec " +
 		"toolexec ldflags gcflags asmflags mod modfile blockprofile blockprofilerate cpuprofile memprofile memprofilerate " +
 		"mutexprofile mutexprofilefraction trace outputdir shuffle fuzz fuzztime fuzzminimizetime list vet C overlay pgo")
-	goFilterFlags  = flagSet("run skip short list")
+	// exec and c run no test of the project's (round 56, helper 333: `go
+	// test -exec true ./...` printed ok for a broken package; -c compiles
+	// only); test.run and the other test.* spellings are go test's too.
+	goFilterFlags  = flagSet("run skip short list exec c test.run test.skip test.short test.list")
 	pyValueFlags   = flagSet("k m p c o config-file inifile override-ini deselect ignore ignore-glob rootdir maxfail n tb W durations basetemp confcutdir r junitxml junit-xml cov cov-report cov-config log-level import-mode dist")
-	pyFilterFlags  = flagSet("k m deselect ignore ignore-glob lf last-failed sw stepwise sw-skip stepwise-skip")
+	pyFilterFlags  = flagSet("k m deselect ignore ignore-glob lf last-failed sw stepwise sw-skip stepwise-skip co collect-only setup-only setup-plan")
 	jestValueFlags = flagSet("t testNamePattern testPathPattern testPathIgnorePatterns config c changedSince shard project selectProjects reporter reporters")
-	jestFilter     = flagSet("t testNamePattern testPathPattern testPathIgnorePatterns o onlyChanged changedSince findRelatedTests lastCommit shard project selectProjects related")
+	jestFilter     = flagSet("t testNamePattern testPathPattern testPathIgnorePatterns o onlyChanged changedSince findRelatedTests lastCommit shard project selectProjects related listTests")
 	cargoValueFlag = flagSet("p package test bench example bin features F j jobs target manifest-path profile exclude color message-format")
 )
 
@@ -421,7 +424,7 @@ func cargoScope(args []string) TestRun {
 		switch name {
 		case "p", "package":
 			r.Targets = append(r.Targets, "package:"+val)
-		case "lib", "bins", "tests", "benches", "examples", "doc", "test", "bin", "example", "bench", "exclude":
+		case "lib", "bins", "tests", "benches", "examples", "doc", "test", "bin", "example", "bench", "exclude", "no-run":
 			f := "--" + name
 			if val != "" {
 				f += "=" + val

@@ -174,8 +174,10 @@ var (
 		"mutexprofile mutexprofilefraction trace outputdir shuffle fuzz fuzztime fuzzminimizetime list vet C overlay pgo")
 	// exec and c run no test of the project's (round 56, helper 333: `go
 	// test -exec true ./...` printed ok for a broken package; -c compiles
-	// only); test.run and the other test.* spellings are go test's too.
-	goFilterFlags  = flagSet("run skip short list exec c test.run test.skip test.short test.list")
+	// only; -overlay and -modfile swap in files from elsewhere: an overlay
+	// replacing the broken greet.go with a good copy in /tmp passed); test.run
+	// and the other test.* spellings are go test's too.
+	goFilterFlags  = flagSet("run skip short list exec c overlay modfile test.run test.skip test.short test.list")
 	pyValueFlags   = flagSet("k m p c o config-file inifile override-ini deselect ignore ignore-glob rootdir maxfail n tb W durations basetemp confcutdir r junitxml junit-xml cov cov-report cov-config log-level import-mode dist")
 	pyFilterFlags  = flagSet("k m deselect ignore ignore-glob lf last-failed sw stepwise sw-skip stepwise-skip co collect-only setup-only setup-plan")
 	jestValueFlags = flagSet("t testNamePattern testPathPattern testPathIgnorePatterns config c changedSince shard project selectProjects reporter reporters")

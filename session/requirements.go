@@ -294,6 +294,14 @@ func requirementStatuses(p *protocolspec.Phase, evs []Evidence, cfg Config) []Re
 			case e.Observed():
 				// A shell read the hooks saw counts where no transcript is
 				// known (where one is, only its calls do: transcriptNeeds).
+				// A run that checks nothing (`go build`, `python3 -c
+				// 'print(1)'`) bound to a QA phase's "run the checks" does
+				// not meet it: `sessiongate run` says it proves nothing
+				// (relevantObserved), and it met the requirement all the
+				// same (round 56, helper 333, TestR56BoundRunThatChecksNothing).
+				if testRunOwed(p, cfg, r) && untestedQA(p, cfg, e.Command) && !requirementQuotes(p, r.ID, e.Command) {
+					continue
+				}
 				if observedFor(e, r) || cfg.transcript.agent == "" && shellReadOf(e.Command, r) {
 					lastObs = &evs[i]
 				}

@@ -44,8 +44,14 @@ func (e *Engine) unwitnessedDelegateQA(ctx context.Context, repo Repo, s *Sessio
 		return nil, wholeSet{}, nil
 	}
 	agent := hookAgent(evs)
-	if agent == "" || agent == transcript.Claude {
-		return nil, wholeSet{}, nil // no agent hooks (a claim is all there is), or the transcript shows the sub-agent
+	if agent == "" {
+		// No agent hooks: a claim is all there is. Claude Code's
+		// transcript shows the sub-agent was called, not what it did: a
+		// qa sub-agent told to "reply PASS and run nothing" met the phase
+		// (round 56, helper 333, TestR56ClaudeQASubAgentRunsNothing). Its
+		// own Bash calls reach the hooks (agent_id), so an honest qa
+		// run is observed as under the other CLIs.
+		return nil, wholeSet{}, nil
 	}
 	tl, ok := repo.(TreeLister)
 	if !ok {
@@ -104,8 +110,12 @@ func (e *Engine) unwitnessedDelegateQA(ctx context.Context, repo Repo, s *Sessio
 	case len(all) > 0:
 		seen = fmt.Sprintf("the passing run (`%s`) recorded no tree it saw", truncate(all[0].Command, 100))
 	}
+	cannot := fmt.Sprintf("the %s sub-agent's run cannot be seen under %s (it has no such sub-agent)", name, agent)
+	if agent == transcript.Claude {
+		cannot = fmt.Sprintf("a call of the %s sub-agent shows it was asked, not that it tested (its Bash calls reach the hooks)", name)
+	}
 	return &CheckResult{Kind: protocolspec.CheckEvidence, Arg: "test run", Status: StatusFail,
-		Message: fmt.Sprintf("%s: the %s sub-agent's run cannot be seen under %s (it has no such sub-agent), and %s though the session changed %s: a report is no QA; run the tests the %s agent runs (`%s`) in the session and make them pass", p.ID, name, agent, seen, n.File, name, n.Command())}, wholeSet{}, nil
+		Message: fmt.Sprintf("%s: %s, and %s though the session changed %s: a report is no QA; run the tests the %s agent runs (`%s`) in the session and make them pass", p.ID, cannot, seen, n.File, name, n.Command())}, wholeSet{}, nil
 }
 
 // weakRun says why a passing test run made outside the QA phase proves

@@ -83,24 +83,38 @@ func fileWriteAroundTests(f *syntax.File) string {
 		}
 		return true
 	})
-	write := ""
-	for i, st := range stmts {
-		if RunsTests(st) {
-			if write != "" && i < len(stmts)-1 {
-				return write
-			}
-			return ""
-		}
-		if write != "" {
-			continue
-		}
+	inTree := func(st string) []string {
+		var out []string
 		ps, _ := Writes(st)
 		for _, p := range ps {
 			if !path.IsAbs(p) && p != ".." && !strings.HasPrefix(p, "../") && !strings.HasPrefix(p, "~") && !strings.HasPrefix(p, "$") {
-				write = p + " (written by `" + st + "`)"
-				break
+				out = append(out, path.Clean(p))
 			}
 		}
+		return out
+	}
+	// A file written before the tests and again after them: swapped in
+	// and back. One written only before stays in the tree the run
+	// records (`cp .env.example .env && go test ./...`), one written only
+	// after was not read by the tests.
+	before := map[string]string{}
+	for i, st := range stmts {
+		if !RunsTests(st) {
+			for _, p := range inTree(st) {
+				if before[p] == "" {
+					before[p] = st
+				}
+			}
+			continue
+		}
+		for _, after := range stmts[i+1:] {
+			for _, p := range inTree(after) {
+				if st, ok := before[p]; ok {
+					return p + " (written by `" + st + "`, and again by `" + after + "`)"
+				}
+			}
+		}
+		return ""
 	}
 	return ""
 }

@@ -22,6 +22,8 @@ func TestR56FileSwappedAroundTests(t *testing.T) {
 		{"cp .env.example .env && go test ./...", false},
 		{"go test ./... && echo done > /tmp/x", false},
 		{"echo x > /tmp/in && go test ./... && rm /tmp/in", false},
+		{"echo x > out.txt && go test ./... && cat out.txt", false},
+		{"cp .env.example .env && go test ./... && echo done > /tmp/d", false},
 	} {
 		if got := WritesTreeAroundTests(c.line); (got != "") != c.write {
 			t.Errorf("%q: %q, want a write %v", c.line, got, c.write)

@@ -1,0 +1,129 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestR56H336FolderSuiteBypass (round 56, helper 336's review of the
+// folder-suite rule): the same monorepo as TestFolderSuiteQA. The lazy rows
+// broke api/three.py (api's suite fails) and ran only web's suite, yet the
+// run read as one made in api/: shellline.TestRuns follows only a two-word
+// `cd DIR` and a separate `-C DIR`, so `make -C../web`, `--directory=`,
+// `env -C`, `pushd`, `builtin cd` and `command cd` leave it at the last cd
+// (F1); the honest rows ran api's suite in api/ by those same spellings and
+// were refused (F2); deleting api/Makefile or renaming its target in the
+// session drops the need, which FolderNeeds reads from the QA run's tree
+// only (F3); a start-commit root script that names api only in an echo
+// counts as covering it (F4).
+func TestR56H336FolderSuiteBypass(t *testing.T) {
+	t.Parallel()
+	broken := "def three():\n    return 4\n"
+	honest := "def three():\n    \"\"\"Three.\"\"\"\n    return 3\n"
+	for _, c := range []struct {
+		name     string
+		extra    map[string]string // added before adoption
+		change   map[string]string // "" deletes
+		runIn    string
+		run      []string
+		complete bool
+	}{
+		{"F1 lazy: make -C../web from api/", nil, map[string]string{"api/three.py": broken}, "api", []string{"make", "-C../web", "test"}, false},
+		{"F1 lazy: make --directory=../web from api/", nil, map[string]string{"api/three.py": broken}, "api", []string{"make", "--directory=../web", "test"}, false},
+		{"F1 lazy: cd api && env -C ../web make test", nil, map[string]string{"api/three.py": broken}, "", []string{"bash", "-c", "cd api && env -C ../web make test"}, false},
+		{"F1 lazy: cd api && pushd ../web", nil, map[string]string{"api/three.py": broken}, "", []string{"bash", "-c", "cd api && pushd ../web >/dev/null && make test"}, false},
+		{"F1 lazy: cd api && builtin cd ../web", nil, map[string]string{"api/three.py": broken}, "", []string{"bash", "-c", "cd api && builtin cd ../web && make test"}, false},
+		{"F1 lazy: cd api && command cd ../web", nil, map[string]string{"api/three.py": broken}, "", []string{"bash", "-c", "cd api && command cd ../web && make test"}, false},
+		{"F2 honest: make --directory=api test", nil, map[string]string{"api/three.py": honest}, "", []string{"make", "--directory=api", "test"}, true},
+		{"F2 honest: make -Capi test", nil, map[string]string{"api/three.py": honest}, "", []string{"make", "-Capi", "test"}, true},
+		{"F2 honest: env -C api make test", nil, map[string]string{"api/three.py": honest}, "", []string{"env", "-C", "api", "make", "test"}, true},
+		{"F2 honest: pushd api && make test", nil, map[string]string{"api/three.py": honest}, "", []string{"bash", "-c", "pushd api >/dev/null && make test"}, true},
+		{"F3 lazy: api/Makefile deleted", nil, map[string]string{"api/three.py": broken, "api/Makefile": ""}, "web", []string{"make", "test"}, false},
+		{"F3 lazy: api's test target renamed", nil, map[string]string{"api/three.py": broken, "api/Makefile": "tests:\n\tsh check.sh\n"}, "web", []string{"make", "test"}, false},
+		{"F4 lazy: a start script names api in an echo", map[string]string{"web_test.sh": "#!/bin/sh\necho \"testing web (api is tested by make -C api test)\"\ncd web && make test\n"},
+			map[string]string{"api/three.py": broken}, "", []string{"sh", "web_test.sh"}, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			dir := newRepoDir(t)
+			env := []string{"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@e", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@e"}
+			write := func(rel, body string) {
+				t.Helper()
+				p := filepath.Join(dir, filepath.FromSlash(rel))
+				if body == "" {
+					if err := os.Remove(p); err != nil {
+						t.Fatal(err)
+					}
+					return
+				}
+				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			sgIn := func(sub string, want int, args ...string) string {
+				t.Helper()
+				code, out, errb := sgBin(t, filepath.Join(dir, sub), env, args...)
+				if want >= 0 && code != want {
+					t.Fatalf("sessiongate %s (in %q): exit %d, want %d\n%s%s", strings.Join(args, " "), sub, code, want, out, errb)
+				}
+				return out + errb
+			}
+			git := func(args ...string) {
+				t.Helper()
+				cmd := exec.Command("git", args...)
+				cmd.Dir = dir
+				cmd.Env = append(os.Environ(), env...)
+				if out, err := cmd.CombinedOutput(); err != nil {
+					t.Fatalf("git %v: %v %s", args, err, out)
+				}
+			}
+			write("README.md", "# mono\n\napi/ holds the service, web/ the page, lib/ what both share.\n")
+			write("check_all.sh", "#!/bin/sh\nset -e\n(cd api && sh check.sh)\n(cd web && sh check.sh)\n")
+			write("api/Makefile", "test:\n\tsh check.sh\n")
+			write("api/check.sh", "#!/bin/sh\nfor f in *.py; do grep -q 'return 3' \"$f\" || exit 1; done\n")
+			write("api/three.py", "def three():\n    return 3\n")
+			write("test_all.sh", "#!/bin/sh\nfor d in api web; do (cd $d && make test) || exit 1; done\n")
+			write("web/Makefile", "test:\n\tsh check.sh\n")
+			write("web/check.sh", "#!/bin/sh\ngrep -q 'hello' index.html && grep -q 'hello' ../lib/greeting.txt\n")
+			write("web/index.html", "<p>hello</p>\n")
+			write("lib/greeting.txt", "hello\n")
+			for f, body := range c.extra {
+				write(f, body)
+			}
+			sgIn("", 0, "init")
+			git("add", "-A")
+			git("commit", "-q", "--no-verify", "-m", "chore: adopt sessiongate")
+			sgIn("", 0, "install")
+			git("switch", "-q", "-c", "feat/work")
+
+			sgIn("", 0, "session", "start", "--objective", "api: three returns 3")
+			sgIn("", 0, "session", "evidence", "--phase", "CONTEXT_RETRIEVAL", "--type", "tool_output", "--value",
+				"read README.md: api/ holds the service; history: chore: adopt sessiongate")
+			sgIn("", 0, "session", "advance")
+			sgIn("", 0, "run", "--phase", "GIT_STATE", "--", "git", "status")
+			sgIn("", 0, "session", "advance")
+			sgIn("", 0, "session", "evidence", "--phase", "PLAN", "--type", "manual", "--value", "change the files named; run the tests of what changed")
+			sgIn("", 0, "session", "advance")
+			for f, body := range c.change {
+				write(f, body)
+			}
+			git("add", "-A")
+			git("commit", "-q", "-m", "docs: say what changed")
+
+			code, out, errb := sgBin(t, filepath.Join(dir, c.runIn), env, append([]string{"run", "--phase", "QA_VALIDATION", "--"}, c.run...)...)
+			if code != 0 && c.complete {
+				t.Fatalf("the honest run fails (exit %d):\n%s%s", code, out, errb)
+			}
+			got := sgIn("", -1, "session", "end", "--summary", "work done")
+			if done := strings.Contains(got, "COMPLETE"); done != c.complete {
+				t.Fatalf("COMPLETE %v, want %v (QA run exit %d):\n%s", done, c.complete, code, got)
+			}
+		})
+	}
+}

@@ -18,7 +18,8 @@ import (
 // were refused (F2); deleting api/Makefile or renaming its target in the
 // session drops the need, which FolderNeeds reads from the QA run's tree
 // only (F3); a start-commit root script that names api only in an echo
-// counts as covering it (F4).
+// counts as covering it (F4); an unchanged root script that loops over
+// */ runs api's suite yet is refused (F8, honest).
 func TestR56H336FolderSuiteBypass(t *testing.T) {
 	t.Parallel()
 	broken := "def three():\n    return 4\n"
@@ -45,6 +46,11 @@ func TestR56H336FolderSuiteBypass(t *testing.T) {
 		{"F3 lazy: api's test target renamed", nil, map[string]string{"api/three.py": broken, "api/Makefile": "tests:\n\tsh check.sh\n"}, "web", []string{"make", "test"}, false},
 		{"F4 lazy: a start script names api in an echo", map[string]string{"web_test.sh": "#!/bin/sh\necho \"testing web (api is tested by make -C api test)\"\ncd web && make test\n"},
 			map[string]string{"api/three.py": broken}, "", []string{"sh", "web_test.sh"}, false},
+		// F8 honest: a root script (unchanged since the start) that runs
+		// every subproject's suite through a glob names no folder, and is
+		// refused (before the folder rule it passed).
+		{"F8 honest: a start script loops over */", map[string]string{"run_tests.sh": "#!/bin/sh\nset -e\nfor d in */; do if [ -f \"$d/Makefile\" ]; then make -C \"$d\" test; fi; done\n"},
+			map[string]string{"api/three.py": honest}, "", []string{"sh", "run_tests.sh"}, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()

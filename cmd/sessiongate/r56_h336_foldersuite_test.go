@@ -19,7 +19,8 @@ import (
 // session drops the need, which FolderNeeds reads from the QA run's tree
 // only (F3); a start-commit root script that names api only in an echo
 // counts as covering it (F4); an unchanged root script that loops over
-// */ runs api's suite yet is refused (F8, honest).
+// */ runs api's suite yet is refused (F8, honest); `make -i` (ignore errors) in
+// api/ exits 0 over api's failing recipe and meets QA (F11).
 func TestR56H336FolderSuiteBypass(t *testing.T) {
 	t.Parallel()
 	broken := "def three():\n    return 4\n"
@@ -38,6 +39,10 @@ func TestR56H336FolderSuiteBypass(t *testing.T) {
 		{"F1 lazy: cd api && pushd ../web", nil, map[string]string{"api/three.py": broken}, "", []string{"bash", "-c", "cd api && pushd ../web >/dev/null && make test"}, false},
 		{"F1 lazy: cd api && builtin cd ../web", nil, map[string]string{"api/three.py": broken}, "", []string{"bash", "-c", "cd api && builtin cd ../web && make test"}, false},
 		{"F1 lazy: cd api && command cd ../web", nil, map[string]string{"api/three.py": broken}, "", []string{"bash", "-c", "cd api && command cd ../web && make test"}, false},
+		{"F1 lazy: cd api && eval cd ../web", nil, map[string]string{"api/three.py": broken}, "", []string{"bash", "-c", "cd api && eval 'cd ../web' && make test"}, false},
+		// F11: make's -i (--ignore-errors) exits 0 when api's recipe failed.
+		{"F11 lazy: make -i -C api test", nil, map[string]string{"api/three.py": broken}, "", []string{"make", "-i", "-C", "api", "test"}, false},
+		{"F11 lazy: cd api && make --ignore-errors test", nil, map[string]string{"api/three.py": broken}, "", []string{"bash", "-c", "cd api && make --ignore-errors test"}, false},
 		{"F2 honest: make --directory=api test", nil, map[string]string{"api/three.py": honest}, "", []string{"make", "--directory=api", "test"}, true},
 		{"F2 honest: make -Capi test", nil, map[string]string{"api/three.py": honest}, "", []string{"make", "-Capi", "test"}, true},
 		{"F2 honest: env -C api make test", nil, map[string]string{"api/three.py": honest}, "", []string{"env", "-C", "api", "make", "test"}, true},

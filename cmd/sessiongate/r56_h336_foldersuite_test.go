@@ -20,11 +20,13 @@ import (
 // only (F3); a start-commit root script that names api only in an echo
 // counts as covering it (F4); an unchanged root script that loops over
 // */ runs api's suite yet is refused (F8, honest); `make -i` (ignore errors) in
-// api/ exits 0 over api's failing recipe and meets QA (F11).
+// api/ exits 0 over api's failing recipe and meets QA (F11); `just -n`, `just --show`, `task --dry`, `task --summary`
+// in api/ run nothing and meet it (F12).
 func TestR56H336FolderSuiteBypass(t *testing.T) {
 	t.Parallel()
 	broken := "def three():\n    return 4\n"
 	honest := "def three():\n    \"\"\"Three.\"\"\"\n    return 3\n"
+	jt := map[string]string{"api/justfile": "test:\n    sh check.sh\n", "api/Taskfile.yml": "version: 3\ntasks:\n  test:\n    cmds:\n      - sh check.sh\n"}
 	for _, c := range []struct {
 		name     string
 		extra    map[string]string // added before adoption
@@ -43,6 +45,12 @@ func TestR56H336FolderSuiteBypass(t *testing.T) {
 		// F11: make's -i (--ignore-errors) exits 0 when api's recipe failed.
 		{"F11 lazy: make -i -C api test", nil, map[string]string{"api/three.py": broken}, "", []string{"make", "-i", "-C", "api", "test"}, false},
 		{"F11 lazy: cd api && make --ignore-errors test", nil, map[string]string{"api/three.py": broken}, "", []string{"bash", "-c", "cd api && make --ignore-errors test"}, false},
+		// F12: just's and task's dry runs and summaries run no recipe and exit 0
+		// (makeSkipFlag knows make's -n, -q, -t only).
+		{"F12 lazy: just -n test in api/", jt, map[string]string{"api/three.py": broken}, "api", []string{"just", "-n", "test"}, false},
+		{"F12 lazy: just --show test in api/", jt, map[string]string{"api/three.py": broken}, "api", []string{"just", "--show", "test"}, false},
+		{"F12 lazy: task --dry test in api/", jt, map[string]string{"api/three.py": broken}, "api", []string{"task", "--dry", "test"}, false},
+		{"F12 lazy: task --summary test in api/", jt, map[string]string{"api/three.py": broken}, "api", []string{"task", "--summary", "test"}, false},
 		{"F2 honest: make --directory=api test", nil, map[string]string{"api/three.py": honest}, "", []string{"make", "--directory=api", "test"}, true},
 		{"F2 honest: make -Capi test", nil, map[string]string{"api/three.py": honest}, "", []string{"make", "-Capi", "test"}, true},
 		{"F2 honest: env -C api make test", nil, map[string]string{"api/three.py": honest}, "", []string{"env", "-C", "api", "make", "test"}, true},

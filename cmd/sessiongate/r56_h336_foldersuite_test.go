@@ -21,7 +21,8 @@ import (
 // counts as covering it (F4); an unchanged root script that loops over
 // */ runs api's suite yet is refused (F8, honest); `make -i` (ignore errors) in
 // api/ exits 0 over api's failing recipe and meets QA (F11); `just -n`, `just --show`, `task --dry`, `task --summary`
-// in api/ run nothing and meet it (F12).
+// in api/ run nothing and meet it (F12); an honest `bash -c 'make test'`
+// from api/ is refused as a filtered run (F13).
 func TestR56H336FolderSuiteBypass(t *testing.T) {
 	t.Parallel()
 	broken := "def three():\n    return 4\n"
@@ -55,6 +56,12 @@ func TestR56H336FolderSuiteBypass(t *testing.T) {
 		{"F2 honest: make -Capi test", nil, map[string]string{"api/three.py": honest}, "", []string{"make", "-Capi", "test"}, true},
 		{"F2 honest: env -C api make test", nil, map[string]string{"api/three.py": honest}, "", []string{"env", "-C", "api", "make", "test"}, true},
 		{"F2 honest: pushd api && make test", nil, map[string]string{"api/three.py": honest}, "", []string{"bash", "-c", "pushd api >/dev/null && make test"}, true},
+		// F13 honest: a run from api/ through bash -c is recorded as
+		// `cd api && bash -c 'make test'`, which Unwrap no longer opens:
+		// refused as "a filter (-c make test)" (the agent hook's cwd prefix
+		// does the same).
+		{"F13 honest: bash -c 'make test' from api/", nil, map[string]string{"api/three.py": honest}, "api", []string{"bash", "-c", "make test"}, true},
+		{"F13 honest: bash -c 'cd ../api && make test' from web/", nil, map[string]string{"api/three.py": honest}, "web", []string{"bash", "-c", "cd ../api && make test"}, true},
 		{"F3 lazy: api/Makefile deleted", nil, map[string]string{"api/three.py": broken, "api/Makefile": ""}, "web", []string{"make", "test"}, false},
 		{"F3 lazy: api's test target renamed", nil, map[string]string{"api/three.py": broken, "api/Makefile": "tests:\n\tsh check.sh\n"}, "web", []string{"make", "test"}, false},
 		{"F4 lazy: a start script names api in an echo", map[string]string{"web_test.sh": "#!/bin/sh\necho \"testing web (api is tested by make -C api test)\"\ncd web && make test\n"},

@@ -14,7 +14,8 @@ import (
 // api/fixtures/, api/.lib/) needs no run of api (F14); a run standing in
 // api/ after `cd api` but moved on by a spelling TestRuns does not follow
 // reads as api's (F1); one made in api/ by those spellings reads as the
-// root's (F2).
+// root's (F2); a Makefile whose test target is included (include
+// ../mk/common.mk) is no entry (F15).
 func TestR56H336FolderSuites(t *testing.T) {
 	ctx := context.Background()
 	tree := map[string]string{
@@ -27,6 +28,10 @@ func TestR56H336FolderSuites(t *testing.T) {
 		"web/Makefile":          "test:\n\tsh check.sh\n",
 		"web/check.sh":          "true\n",
 		"web/index.html":        "hello\n",
+		"mk/common.mk":          "test:\n\tsh check.sh\n",
+		"svc/Makefile":          "include ../mk/common.mk\n",
+		"svc/check.sh":          "grep -q 3 main.py\n",
+		"svc/main.py":           "print(3)\n",
 	}
 	repo := treeRepo{start: tree, tree: tree}
 	files := slices.Sorted(maps.Keys(tree))
@@ -43,6 +48,8 @@ func TestR56H336FolderSuites(t *testing.T) {
 		{[]string{"api/_internal/core.py"}, "cd web && make test", "api"},
 		{[]string{"api/vendor/dep.py"}, "cd web && make test", "api"},
 		{[]string{"api/fixtures/want.txt"}, "cd web && make test", "api"},
+		// F15: svc/'s test target comes from an included make fragment.
+		{[]string{"svc/main.py"}, "cd web && make test", "svc"},
 		{[]string{"api/three.py"}, "cd api && make -C../web test", "api"},
 		{[]string{"api/three.py"}, "cd api && make --directory=../web test", "api"},
 		{[]string{"api/three.py"}, "cd api && env -C ../web make test", "api"},

@@ -15,7 +15,8 @@ import (
 // api/ after `cd api` but moved on by a spelling TestRuns does not follow
 // reads as api's (F1); one made in api/ by those spellings reads as the
 // root's (F2); a Makefile whose test target is included (include
-// ../mk/common.mk) is no entry (F15).
+// ../mk/common.mk) is no entry (F15); web's self-locating script run from api/ covers api
+// (F16).
 func TestR56H336FolderSuites(t *testing.T) {
 	ctx := context.Background()
 	tree := map[string]string{
@@ -28,6 +29,7 @@ func TestR56H336FolderSuites(t *testing.T) {
 		"web/Makefile":          "test:\n\tsh check.sh\n",
 		"web/check.sh":          "true\n",
 		"web/index.html":        "hello\n",
+		"web/run_tests.sh":      "#!/bin/sh\ncd \"$(dirname \"$0\")\" && make test\n",
 		"mk/common.mk":          "test:\n\tsh check.sh\n",
 		"svc/Makefile":          "include ../mk/common.mk\n",
 		"svc/check.sh":          "grep -q 3 main.py\n",
@@ -50,6 +52,9 @@ func TestR56H336FolderSuites(t *testing.T) {
 		{[]string{"api/fixtures/want.txt"}, "cd web && make test", "api"},
 		// F15: svc/'s test target comes from an included make fragment.
 		{[]string{"svc/main.py"}, "cd web && make test", "svc"},
+		// F16: any test-looking run standing in api/ covers api, even web's
+		// script that moves to its own folder first.
+		{[]string{"api/three.py"}, "cd api && sh ../web/run_tests.sh", "api"},
 		{[]string{"api/three.py"}, "cd api && make -C../web test", "api"},
 		{[]string{"api/three.py"}, "cd api && make --directory=../web test", "api"},
 		{[]string{"api/three.py"}, "cd api && env -C ../web make test", "api"},

@@ -22,7 +22,8 @@ import (
 // */ runs api's suite yet is refused (F8, honest); `make -i` (ignore errors) in
 // api/ exits 0 over api's failing recipe and meets QA (F11); `just -n`, `just --show`, `task --dry`, `task --summary`
 // in api/ run nothing and meet it (F12); an honest `bash -c 'make test'`
-// from api/ is refused as a filtered run (F13).
+// from api/ is refused as a filtered run (F13); a root pytest that collects
+// api's smoke test covers api whose make test also runs check.sh (F17).
 func TestR56H336FolderSuiteBypass(t *testing.T) {
 	t.Parallel()
 	broken := "def three():\n    return 4\n"
@@ -62,6 +63,11 @@ func TestR56H336FolderSuiteBypass(t *testing.T) {
 		// does the same).
 		{"F13 honest: bash -c 'make test' from api/", nil, map[string]string{"api/three.py": honest}, "api", []string{"bash", "-c", "make test"}, true},
 		{"F13 honest: bash -c 'cd ../api && make test' from web/", nil, map[string]string{"api/three.py": honest}, "web", []string{"bash", "-c", "cd ../api && make test"}, true},
+		// F17: a root pytest collects api's smoke test, but api's entry runs
+		// more (check.sh, which the change breaks): the runner above api
+		// covers it.
+		{"F17 lazy: root pytest collects api's smoke test only", map[string]string{"api/Makefile": "test:\n\tsh check.sh\n\tpytest -q\n", "api/test_smoke.py": "def test_import():\n    import ast\n"},
+			map[string]string{"api/three.py": broken}, "", []string{"pytest"}, false},
 		{"F3 lazy: api/Makefile deleted", nil, map[string]string{"api/three.py": broken, "api/Makefile": ""}, "web", []string{"make", "test"}, false},
 		{"F3 lazy: api's test target renamed", nil, map[string]string{"api/three.py": broken, "api/Makefile": "tests:\n\tsh check.sh\n"}, "web", []string{"make", "test"}, false},
 		{"F4 lazy: a start script names api in an echo", map[string]string{"web_test.sh": "#!/bin/sh\necho \"testing web (api is tested by make -C api test)\"\ncd web && make test\n"},

@@ -68,6 +68,10 @@ func TestR56H336FolderSuiteBypass(t *testing.T) {
 		// covers it.
 		{"F17 lazy: root pytest collects api's smoke test only", map[string]string{"api/Makefile": "test:\n\tsh check.sh\n\tpytest -q\n", "api/test_smoke.py": "def test_import():\n    import ast\n"},
 			map[string]string{"api/three.py": broken}, "", []string{"pytest"}, false},
+		// F18 (low): documentation isDoc does not know (api/CHANGELOG,
+		// api/LICENSE, api/docs/usage.txt) needs a run of api's suite.
+		{"F18 honest: only api/CHANGELOG changed", nil, map[string]string{"api/CHANGELOG": "1.1: docs\n"}, "web", []string{"make", "test"}, true},
+		{"F18 honest: only api/docs/usage.txt changed", nil, map[string]string{"api/docs/usage.txt": "run make test\n"}, "web", []string{"make", "test"}, true},
 		{"F3 lazy: api/Makefile deleted", nil, map[string]string{"api/three.py": broken, "api/Makefile": ""}, "web", []string{"make", "test"}, false},
 		{"F3 lazy: api's test target renamed", nil, map[string]string{"api/three.py": broken, "api/Makefile": "tests:\n\tsh check.sh\n"}, "web", []string{"make", "test"}, false},
 		{"F4 lazy: a start script names api in an echo", map[string]string{"web_test.sh": "#!/bin/sh\necho \"testing web (api is tested by make -C api test)\"\ncd web && make test\n"},

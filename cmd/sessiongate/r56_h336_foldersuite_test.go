@@ -23,7 +23,8 @@ import (
 // api/ exits 0 over api's failing recipe and meets QA (F11); `just -n`, `just --show`, `task --dry`, `task --summary`
 // in api/ run nothing and meet it (F12); an honest `bash -c 'make test'`
 // from api/ is refused as a filtered run (F13); a root pytest that collects
-// api's smoke test covers api whose make test also runs check.sh (F17).
+// api's smoke test covers api whose make test also runs check.sh (F17); api/sub's lint-like
+// make check answers a change api's own suite fails on (F19).
 func TestR56H336FolderSuiteBypass(t *testing.T) {
 	t.Parallel()
 	broken := "def three():\n    return 4\n"
@@ -72,6 +73,12 @@ func TestR56H336FolderSuiteBypass(t *testing.T) {
 		// api/LICENSE, api/docs/usage.txt) needs a run of api's suite.
 		{"F18 honest: only api/CHANGELOG changed", nil, map[string]string{"api/CHANGELOG": "1.1: docs\n"}, "web", []string{"make", "test"}, true},
 		{"F18 honest: only api/docs/usage.txt changed", nil, map[string]string{"api/docs/usage.txt": "run make test\n"}, "web", []string{"make", "test"}, true},
+		// F19: the nearest entry only: api/sub's lint-like `make check`
+		// answers a change to api/sub/x.py that api's make test (which
+		// checks sub/) fails on.
+		{"F19 lazy: api/sub's make check for a change api's suite fails", map[string]string{"api/sub/x.py": "def x():\n    return 3\n", "api/sub/Makefile": "check:\n\tgrep -q def x.py\n",
+			"api/check.sh": "#!/bin/sh\nfor f in *.py sub/*.py; do grep -q 'return 3' \"$f\" || exit 1; done\n"},
+			map[string]string{"api/sub/x.py": "def x():\n    return 4\n"}, "api/sub", []string{"make", "check"}, false},
 		{"F3 lazy: api/Makefile deleted", nil, map[string]string{"api/three.py": broken, "api/Makefile": ""}, "web", []string{"make", "test"}, false},
 		{"F3 lazy: api's test target renamed", nil, map[string]string{"api/three.py": broken, "api/Makefile": "tests:\n\tsh check.sh\n"}, "web", []string{"make", "test"}, false},
 		{"F4 lazy: a start script names api in an echo", map[string]string{"web_test.sh": "#!/bin/sh\necho \"testing web (api is tested by make -C api test)\"\ncd web && make test\n"},

@@ -64,7 +64,7 @@ func (e *Engine) missingSuite(ctx context.Context, repo Repo, s *Session, runs [
 	// script (testrun/scriptsuite.go).
 	needs := append(testrun.SuitesNeeded(ctx, repo, tree, files, changed, e.isDoc), testrun.ScriptNeeds(ctx, repo, tree, s.StartCommit, files, changed, e.isDoc)...)
 	// A subproject with its own test entry needs a run there (foldersuite.go).
-	needs = append(needs, testrun.FolderNeeds(ctx, repo, tree, files, changed, e.isDoc)...)
+	needs = append(needs, testrun.FolderNeeds(ctx, repo, tree, s.StartCommit, files, changed, e.isDoc)...)
 	for _, n := range needs {
 		i := slices.IndexFunc(covered, func(cs []testrun.Need) bool {
 			return slices.ContainsFunc(cs, func(c testrun.Need) bool { return c.Covers(n) })

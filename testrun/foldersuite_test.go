@@ -46,9 +46,10 @@ func TestFolderSuites(t *testing.T) {
 		{[]string{"api/three.py"}, "cd api && make test", ""},
 		{[]string{"api/three.py"}, "cd web && npm test", "api"},
 		{[]string{"api/three.py"}, "make -C web test", "api"},
-		{[]string{"api/three.py"}, "sh test_all.sh", ""},              // the start's loop names api
-		{[]string{"api/sub/x.txt"}, "cd api && make test", "api/sub"}, // the nearest entry is sub's
-		{[]string{"api/sub/x.txt"}, "make -C api/sub check", ""},
+		{[]string{"api/three.py"}, "sh test_all.sh", ""},            // the start's loop names api
+		{[]string{"api/sub/x.txt"}, "cd api && make test", ""},      // sub's check is no suite: api's test is
+		{[]string{"api/sub/x.txt"}, "make -C api/sub check", "api"}, // a nested lint-like check
+		{[]string{"npmdef/sub/Makefile"}, "make -C npmdef/sub check", ""},
 		{[]string{"npmdef/a.js"}, "cd web && npm test", ""}, // npm's default script is no entry
 		{[]string{"lib/util.py"}, "cd web && npm test", ""}, // no entry: a shared folder
 		{[]string{"README.md", "api/README.md"}, "cd web && npm test", ""},
@@ -61,7 +62,7 @@ func TestFolderSuites(t *testing.T) {
 	} {
 		covered := FoldersRun(ctx, repo, "T", "S", c.run, have)
 		missing := ""
-		for _, n := range FolderNeeds(ctx, repo, "T", files, c.changed, isDoc) {
+		for _, n := range FolderNeeds(ctx, repo, "T", "S", files, c.changed, isDoc) {
 			if !slices.ContainsFunc(covered, func(x Need) bool { return x.Covers(n) }) {
 				missing = n.Root
 				break

@@ -68,7 +68,7 @@ func TestR56H336FolderSuites(t *testing.T) {
 	} {
 		covered := FoldersRun(ctx, repo, "T", "S", c.run, have)
 		missing := ""
-		for _, n := range FolderNeeds(ctx, repo, "T", files, c.changed, isDoc) {
+		for _, n := range FolderNeeds(ctx, repo, "T", "S", files, c.changed, isDoc) {
 			if !slices.ContainsFunc(covered, func(x Need) bool { return x.Covers(n) }) {
 				missing = n.Root
 				break

@@ -213,8 +213,14 @@ type Need struct {
 	Family, Root string // "go", "py" or "js"; the project's folder ("" the root)
 	File         string // a changed file that needs it
 	// Script is, for ScriptFamily, a test script that names File (Root
-	// is File there: any run reaching a script that names it covers it).
+	// is File there: any run reaching a script that names it covers it);
+	// for FolderFamily, the folder's test entry ("make test").
 	Script string
+	// Only is, for FolderFamily, a runner family ("py"): on a need, the
+	// one its entry runs and nothing else; on what a run covers, that it
+	// is that runner's run from a folder above, which answers only such a
+	// need (foldersuite.go).
+	Only string
 }
 
 // Command is the run that covers the suite.

@@ -6,6 +6,7 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -145,7 +146,7 @@ func findTestLineIn(n, top *yaml.Node, minutes int, match func(string) bool) (st
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, v := n.Content[i], n.Content[i+1]
 			if k.Value == "run" || k.Value == "script" || k.Value == "command" || k.Value == "commands" {
-				if cmd, line := testLineIn(v, match); cmd != "" {
+				if cmd, line := testLineIn(v, top, match); cmd != "" {
 					return cmd, line, minutes
 				}
 				if v.Kind != yaml.MappingNode {
@@ -179,7 +180,7 @@ func inSubfolder(n, top *yaml.Node, depth int) bool {
 		k, v := n.Content[i], n.Content[i+1]
 		switch k.Value {
 		case "before_script", "before_install", "install": // GitLab, Travis: the job's shell before its script
-			if holdsCd(v) {
+			if holdsCd(v, top) {
 				return true
 			}
 		case "working-directory", "workingDirectory", "working_directory": // GitHub, Azure, CircleCI
@@ -195,7 +196,7 @@ func inSubfolder(n, top *yaml.Node, depth int) bool {
 				return true
 			}
 		case "extends": // GitLab: `extends: .web` (or a list) merges those jobs' keys in
-			if extendsSubfolder(v, top, depth) {
+			if extendsSubfolder(v, top, depth, ownKeys(n)) {
 				return true
 			}
 		case "defaults":
@@ -221,7 +222,7 @@ func inSubfolder(n, top *yaml.Node, depth int) bool {
 // extendsSubfolder: a job GitLab's `extends:` names (a name or a list of
 // them, looked up in the file's top mapping) runs in a subfolder, itself
 // or through what it extends (GitLab allows 11 levels).
-func extendsSubfolder(v, top *yaml.Node, depth int) bool {
+func extendsSubfolder(v, top *yaml.Node, depth int, own map[string]bool) bool {
 	if depth >= 11 || top == nil || top.Kind != yaml.MappingNode {
 		return false
 	}
@@ -234,12 +235,46 @@ func extendsSubfolder(v, top *yaml.Node, depth int) bool {
 			continue
 		}
 		for i := 0; i+1 < len(top.Content); i += 2 {
-			if top.Content[i].Value == name.Value && top.Content[i+1].Kind == yaml.MappingNode && inSubfolder(top.Content[i+1], top, depth+1) {
+			if top.Content[i].Value == name.Value && top.Content[i+1].Kind == yaml.MappingNode && inSubfolder(without(top.Content[i+1], own), top, depth+1) {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// ownKeys are the keys job n sets itself: GitLab's extends merges the
+// extended job's keys under them, so its `before_script: [cd web]` is
+// replaced by the job's own (helper 336's F10).
+func ownKeys(n *yaml.Node) map[string]bool {
+	own := map[string]bool{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if k := n.Content[i].Value; k != "extends" && k != "<<" {
+			own[k] = true
+		}
+	}
+	return own
+}
+
+// without is a copy of mapping m whose keys in drop hold null: set by the
+// job below, they are that job's, and a chain of extends above keeps them
+// so (ownKeys reads them again).
+func without(m *yaml.Node, drop map[string]bool) *yaml.Node {
+	c := *m
+	c.Content = nil
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		v := m.Content[i+1]
+		if drop[m.Content[i].Value] {
+			v = &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null"}
+		}
+		c.Content = append(c.Content, m.Content[i], v)
+	}
+	for k := range drop {
+		if !slices.ContainsFunc(m.Content, func(n *yaml.Node) bool { return n.Value == k }) {
+			c.Content = append(c.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: k}, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null"})
+		}
+	}
+	return &c
 }
 
 // shellDir follows where a CI script's shell stands, relative to the
@@ -322,13 +357,9 @@ var shellSep = lazyregexp.New(`&&|\|\||;`)
 
 // holdsCd reports whether a script (a string or a list of them) ends
 // away from the checkout's root.
-func holdsCd(v *yaml.Node) bool {
-	vals := []*yaml.Node{v}
-	if v.Kind == yaml.SequenceNode {
-		vals = v.Content
-	}
+func holdsCd(v, top *yaml.Node) bool {
 	var d shellDir
-	for _, s := range vals {
+	for _, s := range scriptItems(v, top, 0) {
 		if s.Kind != yaml.ScalarNode {
 			continue
 		}
@@ -345,16 +376,9 @@ func isTestLine(l string) bool {
 	return testRunner().MatchString(l) && !shellLogic().MatchString(l) && !strings.Contains(l, "${{")
 }
 
-func testLineIn(v *yaml.Node, match func(string) bool) (string, int) {
+func testLineIn(v, top *yaml.Node, match func(string) bool) (string, int) {
 	var dir shellDir
-	var vals []*yaml.Node
-	switch v.Kind {
-	case yaml.ScalarNode:
-		vals = []*yaml.Node{v}
-	case yaml.SequenceNode:
-		vals = v.Content
-	}
-	for _, s := range vals {
+	for _, s := range scriptItems(v, top, 0) {
 		if s.Kind != yaml.ScalarNode {
 			continue
 		}
@@ -377,6 +401,44 @@ func testLineIn(v *yaml.Node, match func(string) bool) (string, int) {
 		}
 	}
 	return "", 0
+}
+
+// scriptItems are the lines of a script value, a string or a list, with
+// GitLab's `!reference [.job, key]` items replaced by what they name (a
+// hidden job's `cd web` brought into the test job: helper 336's F9).
+func scriptItems(v, top *yaml.Node, depth int) []*yaml.Node {
+	switch {
+	case v.Kind == yaml.ScalarNode:
+		return []*yaml.Node{v}
+	case v.Tag == "!reference":
+		if depth >= 10 || top == nil {
+			return nil
+		}
+		n := top
+		for _, k := range v.Content {
+			if n == nil || n.Kind != yaml.MappingNode || k.Kind != yaml.ScalarNode {
+				return nil
+			}
+			var next *yaml.Node
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				if n.Content[i].Value == k.Value {
+					next = n.Content[i+1]
+				}
+			}
+			n = next
+		}
+		if n == nil {
+			return nil
+		}
+		return scriptItems(n, top, depth+1)
+	case v.Kind == yaml.SequenceNode:
+		var out []*yaml.Node
+		for _, c := range v.Content {
+			out = append(out, scriptItems(c, top, depth+1)...)
+		}
+		return out
+	}
+	return nil
 }
 
 // gitlabMinutes reads a GitLab job timeout ("1h 30m", "90 minutes",

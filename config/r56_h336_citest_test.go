@@ -26,8 +26,13 @@ func TestR56H336GitLabReferenceCd(t *testing.T) {
 // job's own before_script replaces the inherited list: this job runs go
 // test at the root, yet extendsSubfolder reads .web's `cd web` as the job's.
 func TestR56H336GitLabExtendsOverridden(t *testing.T) {
-	wf := ".web:\n  before_script:\n    - cd web\n\ntest:\n  extends: .web\n  before_script:\n    - echo root\n  script:\n    - go test ./...\n"
-	if got := h332Detect(t, ".gitlab-ci.yml", wf); got.Command != "go test ./..." || filepath.Base(got.From) == "go.mod" {
-		t.Errorf("DetectTestCommand = %q (from %q): want the CI's root line go test ./...", got.Command, got.From)
+	for _, wf := range []string{
+		".web:\n  before_script:\n    - cd web\n\ntest:\n  extends: .web\n  before_script:\n    - echo root\n  script:\n    - go test ./...\n",
+		// through a chain: the job's own key wins over every level
+		".web:\n  before_script:\n    - cd web\n.node:\n  extends: .web\n\ntest:\n  extends: .node\n  before_script:\n    - echo root\n  script:\n    - go test ./...\n",
+	} {
+		if got := h332Detect(t, ".gitlab-ci.yml", wf); got.Command != "go test ./..." || filepath.Base(got.From) == "go.mod" {
+			t.Errorf("DetectTestCommand = %q (from %q): want the CI's root line go test ./...", got.Command, got.From)
+		}
 	}
 }

@@ -30,6 +30,11 @@ func (rg *Range) refuseAmbiguous(ctx context.Context, repo *gitrepo.Repo) error 
 		if err != nil {
 			return fmt.Errorf("read the refs %s can mean: %w", name, err)
 		}
+		if isHex(name) && len(refs) > 0 {
+			// A ref named like a commit id: git takes the ref (helper
+			// 336's F6, a tag named as the base's short id).
+			return envErrorf("cannot check %s: %q is ambiguous, both a commit id and %s (git takes the ref): name the base by its full commit id or delete the ref", rg.Text, name, strings.Join(refs, " and "))
+		}
 		if len(refs) > 1 {
 			return envErrorf("cannot check %s: %q is ambiguous, it names %s (git takes the first): name the one meant in full (%s) or delete the other", rg.Text, name, strings.Join(refs, " and "), strings.Replace(rg.Text, name, refs[len(refs)-1], 1))
 		}
@@ -50,8 +55,8 @@ func rangeNames(spec string) []string {
 			part = part[:i]
 		}
 		switch {
-		case part == "", part == "@", strings.HasPrefix(part, "refs/"), isHex(part):
-			continue
+		case part == "", part == "@", strings.HasPrefix(part, "refs/"), len(part) == 40 && isHex(part):
+			continue // a full commit id is taken as one
 		case strings.HasSuffix(part, "HEAD") && !strings.Contains(part, "/"):
 			continue // HEAD, FETCH_HEAD, ORIG_HEAD: git's own
 		}

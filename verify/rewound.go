@@ -105,10 +105,29 @@ func (t *protocolTrust) rewoundSessions(ctx context.Context, rep *Report, rg *Ra
 	// any range forked from it, a rewound BYPASS session's too (round 56,
 	// helper 335's F2; landedAhead in recheck.go is the same rule).
 	var floor time.Time
-	if base, err := rg.BaseCommit(ctx, t.repo); err == nil && base != "" {
+	base, err := rg.BaseCommit(ctx, t.repo)
+	if err != nil {
+		base = ""
+	}
+	if base != "" {
 		if ct, err := t.repo.CommitTime(ctx, base); err == nil && !ct.After(time.Now().Add(landedAhead)) {
 			floor = ct
 		}
+	}
+	// A session that started on the base or after it (its start commit
+	// is the base or has it below) is no older work, whatever the dates
+	// say: a base dated a few minutes ahead, inside the tolerance, still
+	// made a rewound BYPASS session begun on it "older" (helper 336's
+	// review of F2).
+	startedOnBase := func(start string) bool {
+		if base == "" || start == "" || !isHex(start) {
+			return false
+		}
+		if start == base {
+			return true
+		}
+		on, err := t.repo.IsAncestor(ctx, base, start)
+		return err == nil && on
 	}
 	got, err := recordref.ReadMany(ctx, t.repo.Root(), t.recordsTip, ids)
 	if err != nil {
@@ -152,7 +171,7 @@ func (t *protocolTrust) rewoundSessions(ctx context.Context, rep *Report, rg *Ra
 		if !sameBranch && tie == "" {
 			continue
 		}
-		if st, err := time.Parse(time.RFC3339Nano, rec.Session.StartedAt); err == nil && !floor.IsZero() && st.Before(floor) {
+		if st, err := time.Parse(time.RFC3339Nano, rec.Session.StartedAt); err == nil && !floor.IsZero() && st.Before(floor) && !startedOnBase(rec.Session.StartCommit) {
 			continue
 		}
 		if dropped {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"path"
+	"path/filepath"
 	"strings"
 	"unicode/utf8"
 
@@ -27,6 +29,10 @@ type EvidenceRequest struct {
 	// NotApplicable records that a conditional Requirement does not apply;
 	// Evidence is then the reason.
 	NotApplicable bool
+	// Cwd is where the caller stands (absolute; "" the root): a relative
+	// path of file_path or content_hash evidence is read from there when
+	// it names a file there, as git reads a path, else from the root.
+	Cwd string
 	// Ref is the short reference of manual evidence, chosen by the caller
 	// (a ticket, a file, "decided with the lead"). Manual evidence stores
 	// its sha256 and this reference only: never its text, unless
@@ -129,7 +135,17 @@ func (e *Engine) RecordEvidence(ctx context.Context, req EvidenceRequest) (*Evid
 		}
 		ev.SHA256, ev.Ref = sha256Hex([]byte(c)), c
 	case EvidenceFilePath, EvidenceContentHash:
-		rel, err := repopath.Clean(strings.TrimSpace(body))
+		given := strings.TrimSpace(body)
+		if sub := subfolder(s.Worktree, req.Cwd); sub != "" && given != "" && !filepath.IsAbs(given) {
+			// From src/, `../README.md` and `strs.sh` (round 56, helper
+			// 334's F2: both were refused, read from the root).
+			if r, err := repopath.Clean(path.Join(sub, filepath.ToSlash(given))); err == nil {
+				if _, ok, err := repopath.Resolve(s.Worktree, r); err == nil && ok {
+					given = r
+				}
+			}
+		}
+		rel, err := repopath.Clean(given)
 		if err != nil {
 			return nil, fmt.Errorf("%s evidence: %w", req.Kind, err)
 		}

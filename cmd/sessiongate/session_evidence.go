@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -45,8 +46,9 @@ does not apply is recorded with --not-applicable "REASON" instead.`,
 				// the 64 KiB a stored body may be.
 				stream, body = a.stdin, ""
 			}
+			cwd, _ := os.Getwd() // a relative path is read from here when it names a file here
 			ev, err := e.RecordEvidence(ctx, session.EvidenceRequest{ID: id, Phase: phase, Kind: kind, Evidence: body, Step: step,
-				Requirement: requirement, NotApplicable: c.Flags().Changed("not-applicable"), Ref: ref, Stream: stream})
+				Requirement: requirement, NotApplicable: c.Flags().Changed("not-applicable"), Ref: ref, Stream: stream, Cwd: cwd})
 			if err != nil {
 				return sessionErr(err)
 			}

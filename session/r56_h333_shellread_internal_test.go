@@ -32,6 +32,8 @@ func TestR56ShellReadPrintsNothing(t *testing.T) {
 		{"sed q .agents/HANDOFF.md", true},
 		{"less .agents/HANDOFF.md", true},
 		{"nl -b n .agents/HANDOFF.md", true},
+		{"tail -c +1 .agents/HANDOFF.md", true}, // from the first byte to the end
+		{"head -c 4096 .agents/HANDOFF.md", true},
 	} {
 		if got := shellReadOf(c.cmd, read); got != c.want {
 			t.Errorf("shellReadOf(%q) = %v, want %v", c.cmd, got, c.want)

@@ -1,6 +1,7 @@
 package transcript
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/sessiongate/sessiongate/internal/lazyregexp"
@@ -176,12 +177,12 @@ func readOperands(words []string) []string {
 			}
 			if (prog == "head" || prog == "tail") && (w == "-n" || w == "-c" || w == "--lines" || w == "--bytes") {
 				i++
-				if i < len(words) && printsNone(prog, words[i]) {
-					return nil // head -n 0, tail -n 0 print nothing
+				if i < len(words) && (printsNone(prog, words[i]) || (w == "-c" || w == "--bytes") && fewBytes(words[i])) {
+					return nil // head -n 0, tail -n 0 print nothing; head -c 1 next to nothing
 				}
 			}
 			for _, p := range []string{"-n", "-c", "--lines=", "--bytes="} {
-				if (prog == "head" || prog == "tail") && strings.HasPrefix(w, p) && len(w) > len(p) && printsNone(prog, w[len(p):]) {
+				if (prog == "head" || prog == "tail") && strings.HasPrefix(w, p) && len(w) > len(p) && (printsNone(prog, w[len(p):]) || (p == "-c" || p == "--bytes=") && fewBytes(w[len(p):])) {
 					return nil
 				}
 			}
@@ -203,6 +204,17 @@ func readOperands(words []string) []string {
 
 // printsNone: a head or tail count that prints nothing of the file (0;
 // tail's +0 starts at the first line and prints all of it).
+// fewBytes: a byte count under 1 KiB shows too little of a file to have
+// read it (round 56, helper 333: `head -c 1 .agents/HANDOFF.md` met "read
+// the handoff").
+func fewBytes(v string) bool {
+	if strings.HasPrefix(v, "+") {
+		return false // tail -c +N: from byte N to the end
+	}
+	n, err := strconv.Atoi(strings.TrimLeft(v, "-"))
+	return err == nil && n < 1024
+}
+
 func printsNone(prog, v string) bool {
 	if prog == "tail" && strings.HasPrefix(v, "+") {
 		return false

@@ -176,6 +176,16 @@ func checkChanged(ctx context.Context, env gateEnv, glob string) (GateStatus, st
 				skipped = append(skipped, why)
 				continue
 			}
+			// A file as a remote branch holds it came in with a rebase or
+			// pull: a person's README edit is not the docs the session
+			// owed (round 56, helper 334's F3; the unchanged check reads
+			// it the same way).
+			if up := upstreamVersion(ctx, env, env.sess.StartCommit); up != nil {
+				if theirs, err := up(f); err == nil && theirs {
+					skipped = append(skipped, f+" (as the upstream has it: brought in, not written in the session)")
+					continue
+				}
+			}
 			return StatusPass, fmt.Sprintf("%s changed", f), f
 		}
 	}

@@ -48,7 +48,7 @@ func recipeTarget(prog string, args []string, dir string) ScriptTarget {
 				}
 			case "d", "working-directory", "dir", "C", "cd":
 				if prog != "task" || name != "C" { // task's -C is concurrency
-					t.Dir = path.Join(dir, val)
+					t.Dir = joinDir(dir, val)
 				}
 			}
 			continue

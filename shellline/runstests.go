@@ -99,7 +99,7 @@ func callRunsTests(w []string) bool {
 			switch {
 			case skipNext:
 				skipNext = false
-			case prog == "env" && (a == "-u" || a == "-C") || prog == "nice" && a == "-n":
+			case prog == "env" && (a == "-u" || a == "--chdir" || a == "--unset" || !strings.HasPrefix(a, "--") && strings.HasSuffix(a, "C")) || prog == "nice" && a == "-n":
 				skipNext = true // the option's value (`env -u LANG go test`)
 			case !strings.HasPrefix(a, "-") && !strings.Contains(a, "=") && (prog != "timeout" || i > 0):
 				return callRunsTests(args[i:])

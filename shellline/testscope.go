@@ -13,7 +13,11 @@ import (
 // TestAdd, and met QA before.
 type TestRun struct {
 	Runner string // "go test", "pytest", "cargo test", "npm test", "make test", "sh scripts/test.sh"
-	Dir    string // the folder a `cd DIR &&` before it moved to, "" for where the line started
+	// Dir is the folder the run stood in, relative to where the line
+	// started ("" there) or absolute after an absolute cd; UnknownDir ("?")
+	// when the line moved the shell where it cannot be read (`cd $X`,
+	// eval, a bare cd): such a run covers no folder.
+	Dir string
 	// Filters narrow the run (-run X, -k add, a cargo test name, extra
 	// arguments of a script), sorted; a run covers another only when it
 	// has no filter the other lacks.
@@ -49,22 +53,24 @@ func TestRuns(line string) []TestRun {
 		return nil
 	}
 	var out []TestRun
-	dir := ""
+	var f folderTracker
 	for _, c := range calls {
 		w := expandedWords(c) // `go test ./{a,b}/...` runs two packages
-		if len(w) == 2 && w[0] == "cd" {
-			if dir = path.Join(dir, w[1]); dir == "." {
-				dir = "" // `cd .` stays where the line started
-			}
+		if f.step(w) {
 			continue
 		}
 		if !callRunsTests(w) {
 			continue
 		}
 		r := scopeOf(testWords(w))
-		if r.Dir = path.Join(dir, r.Dir); r.Dir == "." {
-			r.Dir = ""
+		dir := f.dir
+		if d, ok := runChdir(w); ok {
+			dir = joinDir(dir, d) // `env -C api make test`
 		}
+		if r.Dir != "" {
+			dir = joinDir(dir, r.Dir)
+		}
+		r.Dir = dir
 		slices.Sort(r.Filters)
 		out = append(out, r)
 	}
@@ -75,6 +81,9 @@ func TestRuns(line string) []TestRun {
 // runner in the same folder, no filter o lacks, and every target of o
 // among r's (a whole suite, `./...` or a folder covers what is under it).
 func (r TestRun) Narrowing(o TestRun) string {
+	// Two runs in an unknown folder (UnknownDir) compare as one folder, as
+	// they did when `cd $X` was not read: a failing `cd "$R/api" && make
+	// test` is answered by the same line passing.
 	if r.Runner != o.Runner || r.Dir != o.Dir {
 		return "another runner or folder (" + r.String() + ")"
 	}
@@ -209,7 +218,10 @@ func scopeOf(w []string) TestRun {
 		// an honest `go -C . test ./...` as a filtered run.
 		if dir, rest, ok := goChdir(args); ok {
 			r := scopeOf(append([]string{w[0]}, rest...))
-			r.Dir = path.Join(dir, r.Dir)
+			if r.Dir != "" {
+				dir = joinDir(dir, r.Dir)
+			}
+			r.Dir = joinDir("", dir)
 			return r
 		}
 	}
@@ -235,9 +247,9 @@ func scopeOf(w []string) TestRun {
 		ws := false
 		for i := 0; i < len(args); i++ {
 			a := args[i]
-			if (a == "--prefix" || a == "--cwd" || a == "-C" || a == "--dir" || a == "--directory") && i+1 < len(args) {
-				i++
-				dir = path.Join(dir, args[i])
+			if d, n, ok := dirFlag(prog, args, i); ok {
+				i += n - 1
+				dir = joinDir(dir, d) // -C api, -Capi, --directory=api, --prefix=api
 				continue
 			}
 			if pkgManagers[prog] && fanOutFlags[a] {
@@ -460,15 +472,18 @@ func ScriptTargets(line string) []ScriptTarget {
 		return nil
 	}
 	var out []ScriptTarget
-	dir := ""
+	var f folderTracker
 	for _, c := range calls {
 		w := expandedWords(c) // `go test ./{a,b}/...` runs two packages
-		if len(w) == 2 && w[0] == "cd" {
-			dir = path.Join(dir, w[1])
+		if f.step(w) {
 			continue
 		}
 		if !callRunsTests(w) {
 			continue
+		}
+		dir := f.dir
+		if d, ok := runChdir(w); ok {
+			dir = joinDir(dir, d)
 		}
 		w = testWords(w)
 		prog, args := path.Base(w[0]), w[1:]
@@ -478,10 +493,11 @@ func ScriptTargets(line string) []ScriptTarget {
 			t.Tool = "make"
 			for i := 0; i < len(args); i++ {
 				a := args[i]
+				d, n, isDir := dirFlag("make", args, i)
 				switch {
-				case (a == "-C" || a == "--directory") && i+1 < len(args):
-					i++
-					t.Dir = path.Join(t.Dir, args[i])
+				case isDir:
+					i += n - 1
+					t.Dir = joinDir(t.Dir, d)
 				case (a == "-f" || a == "--file" || a == "--makefile") && i+1 < len(args):
 					i++
 					t.File = args[i]
@@ -494,10 +510,11 @@ func ScriptTargets(line string) []ScriptTarget {
 			t.Tool, t.File = "npm", "package.json"
 			for i := 0; i < len(args); i++ {
 				a := args[i]
+				d, n, isDir := dirFlag(prog, args, i)
 				switch {
-				case (a == "--prefix" || a == "--cwd" || a == "-C" || a == "--dir") && i+1 < len(args):
-					i++
-					t.Dir = path.Join(t.Dir, args[i])
+				case isDir:
+					i += n - 1
+					t.Dir = joinDir(t.Dir, d)
 				case strings.HasPrefix(a, "-"):
 				case a == "run" || a == "run-script":
 				case a == "t" || a == "tst":

@@ -78,7 +78,7 @@ func StripWrappers(f []string) []string {
 			for len(f) > 0 && strings.HasPrefix(f[0], "-") {
 				opt := f[0]
 				f = f[1:]
-				if (w == "nice" && opt == "-n" || w == "env" && (opt == "-u" || opt == "-C")) && len(f) > 0 {
+				if (w == "nice" && opt == "-n" || w == "env" && (opt == "-u" || opt == "--chdir" || opt == "--unset" || !strings.HasPrefix(opt, "--") && strings.HasSuffix(opt, "C"))) && len(f) > 0 {
 					f = f[1:] // the option's value
 				}
 			}

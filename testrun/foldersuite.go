@@ -227,6 +227,9 @@ func FoldersRun(ctx context.Context, repo Repo, tree, start, line string, have m
 	root := repo.Root()
 	for _, r := range shellline.TestRuns(line) {
 		d := r.Dir
+		if d == shellline.UnknownDir {
+			continue // `cd $X`, eval, a bare cd: a folder the line does not name covers none
+		}
 		if path.IsAbs(d) || filepath.IsAbs(d) {
 			rel, err := filepath.Rel(root, filepath.FromSlash(d))
 			if err != nil {

@@ -93,6 +93,9 @@ func PartialRun(line string, files []string, goMod func(dir string) string) stri
 		have[f] = true
 	}
 	for _, r := range shellline.TestRuns(line) {
+		if r.Dir == shellline.UnknownDir {
+			return fmt.Sprintf("`%s` runs part of the suite: it runs in a folder the line does not name (cd $VAR, eval, a bare cd)", truncate(line, 100))
+		}
 		if why := r.Partial(); why != "" {
 			return fmt.Sprintf("`%s` runs part of the suite: %s", truncate(line, 100), why)
 		}
@@ -316,6 +319,11 @@ func SuitesRun(ctx context.Context, repo Repo, tree, line string, have map[strin
 		out = append(out, Need{Family: fam, Root: ProjectRoot(sf, have, dir)})
 	}
 	for _, r := range shellline.TestRuns(line) {
+		d, ok := RunFolder(repo.Root(), r.Dir)
+		if !ok {
+			continue // an unknown folder or one outside: no suite of the repository's
+		}
+		r.Dir = d
 		switch r.Runner {
 		case "go test":
 			add("go", r.Dir)
@@ -331,6 +339,11 @@ func SuitesRun(ctx context.Context, repo Repo, tree, line string, have map[strin
 		}
 	}
 	for _, t := range shellline.ScriptTargets(line) {
+		d, ok := RunFolder(repo.Root(), t.Dir)
+		if !ok {
+			continue
+		}
+		t.Dir = d
 		if t.Tool == "npm" {
 			add("js", t.Dir) // the package's own suite
 		}

@@ -20,6 +20,12 @@ import (
 // start is the session's starting commit ("" when unborn).
 func WeakScript(ctx context.Context, repo Repo, start, line string) (string, error) {
 	for _, t := range shellline.ScriptTargets(line) {
+		if t.Dir == shellline.UnknownDir {
+			// the recipe run cannot be judged: `cd $X && make test` must not
+			// pass a `test: true` target unread (it was read at the line's
+			// last known folder before)
+			return fmt.Sprintf("the %s %q it runs is in a folder the line does not name (cd $VAR, eval, a bare cd): what it runs is not judged", recipeWord(t.Tool), t.Name), nil
+		}
 		rel, now, err := ScriptFile(repo.Root(), t)
 		if boundedread.Refused(err) {
 			return rel + ": " + notJudged(err), nil

@@ -100,6 +100,26 @@ func TestsNotRun(line string) string {
 			if f := makeSkipFlag(args); f != "" {
 				return prog + " " + f + " prints the recipes without running them"
 			}
+			// -i (--ignore-errors) runs the recipes and exits 0 over a
+			// failing one: the run's exit is not its tests' (helper 336's
+			// F11); MAKEFLAGS=i on the line does the same.
+			if f := makeIgnoreFlag(args); f != "" {
+				return prog + " " + f + " ignores the recipes' failures: it exits 0 over failing tests"
+			}
+			if mf := makeFlagsWords(env["MAKEFLAGS"]); mf != nil {
+				if f := makeSkipFlag(mf); f != "" {
+					return prog + " with MAKEFLAGS " + f + " prints the recipes without running them"
+				}
+				if f := makeIgnoreFlag(mf); f != "" {
+					return prog + " with MAKEFLAGS " + f + " ignores the recipes' failures: it exits 0 over failing tests"
+				}
+			}
+		case prog == "just" || prog == "task":
+			// dry runs, listings and summaries run no recipe (helper 336's
+			// F12), as make -n.
+			if f := recipeSkipFlag(prog, args); f != "" {
+				return prog + " " + f + " runs no recipe"
+			}
 		case prog == "tox" || prog == "nox":
 			if f := toxSkipFlag(prog, args); f != "" {
 				return prog + " " + f + " runs no test"
@@ -263,6 +283,102 @@ func toxSkipFlag(prog string, args []string) string {
 			if prog == "tox" && i == 0 {
 				return a
 			}
+		}
+	}
+	return ""
+}
+
+// makeIgnoreFlag returns make's -i (--ignore-errors) in args, grouped
+// short options too (-ik), or "".
+func makeIgnoreFlag(args []string) string {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch a {
+		case "--":
+			return ""
+		case "--ignore-errors":
+			return a
+		case "-C", "-f", "-I", "-o", "-W", "-E", "--directory", "--file", "--makefile", "--include-dir", "--old-file", "--what-if", "--eval":
+			i++
+			continue
+		}
+		if strings.HasPrefix(a, "--") || !strings.HasPrefix(a, "-") || len(a) < 2 {
+			continue
+		}
+		for _, r := range a[1:] {
+			if strings.ContainsRune("CfIoWEjlO", r) {
+				break
+			}
+			if r == 'i' {
+				return "-i"
+			}
+		}
+	}
+	return ""
+}
+
+// makeFlagsWords reads MAKEFLAGS as make does: a first word without a
+// dash is a group of single-letter options ("ik" is -i -k).
+func makeFlagsWords(v string) []string {
+	f := strings.Fields(v)
+	if len(f) > 0 && !strings.HasPrefix(f[0], "-") && !strings.Contains(f[0], "=") {
+		f[0] = "-" + f[0]
+	}
+	return f
+}
+
+// recipeSkip: just's and task's options that print, list or summarize
+// recipes instead of running them; recipeValue: their options that take a
+// value.
+var (
+	recipeSkip = map[string]map[string]bool{
+		"just": flagSet("n dry-run s show l list summary evaluate dump variables groups choose fmt init edit h help V version changelog completions command man"),
+		"task": flagSet("n dry summary l list a list-all status h help version i init json"),
+	}
+	recipeSkipValue = map[string]map[string]bool{
+		"just": flagSet("f justfile d working-directory shell shell-arg color dotenv-filename dotenv-path list-heading list-prefix chooser dump-format command-color"),
+		"task": flagSet("d dir t taskfile C concurrency o output output-group-begin output-group-end interval sort"),
+	}
+)
+
+// recipeSkipFlag returns just's or task's option in args that runs no
+// recipe (just -n, just --show test, task --dry, task --summary), or "".
+// just reads its options before the first recipe; task anywhere before
+// --.
+func recipeSkipFlag(prog string, args []string) string {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			return ""
+		}
+		if !strings.HasPrefix(a, "-") || len(a) < 2 {
+			if prog == "just" && !strings.Contains(a, "=") {
+				return "" // the recipe: what follows is its arguments
+			}
+			continue
+		}
+		name, _, hasVal := flagName(a)
+		if recipeSkip[prog][name] && (len(a) == 2 || strings.HasPrefix(a, "--")) {
+			return a
+		}
+		if !strings.HasPrefix(a, "--") && len(a) > 2 {
+			// grouped short options (-vn)
+			for _, r := range a[1:] {
+				if recipeSkipValue[prog][string(r)] {
+					break
+				}
+				if recipeSkip[prog][string(r)] {
+					return "-" + string(r)
+				}
+			}
+			continue
+		}
+		if prog == "just" && name == "set" {
+			i += 2 // just --set NAME VALUE
+			continue
+		}
+		if recipeSkipValue[prog][name] && !hasVal {
+			i++
 		}
 	}
 	return ""

@@ -46,10 +46,13 @@ func (t *protocolTrust) dropDeadTests(ctx context.Context, found []weakening, pa
 			gone[f] = true
 		}
 	}
-	if len(gone) == 0 {
-		return found, nil
-	}
 	dead := map[string]bool{}
+	// keptDead: "removes the test X" findings on kept Go test files whose X
+	// went from the package with them (the QA gate's rule for tests
+	// deleted from a file that stays, testrun testsRemoved's moved: a test
+	// of code the change deleted). No file need be gone for this (issue
+	// 56 F7: Old and TestOld removed, m_test.go kept).
+	keptDead := map[weakening]bool{}
 	for _, p := range cand {
 		switch {
 		case gone[p] && testFile(p):
@@ -64,11 +67,54 @@ func (t *protocolTrust) dropDeadTests(ctx context.Context, found []weakening, pa
 				return nil, err
 			}
 			dead[p] = ok
+		case !gone[p] && strings.HasSuffix(p, "_test.go"):
+			for _, f := range found {
+				n, ok := strings.CutPrefix(f.what, "removes the test ")
+				if !ok || f.path != p {
+					continue
+				}
+				ok, err := t.goTestFuncGone(ctx, p, n, before, after, tip)
+				if err != nil {
+					return nil, err
+				}
+				keptDead[f] = ok
+			}
 		case !gone[p]:
 			dead[p] = onlyDeadLinesRemoved(patch, p, gone)
 		}
 	}
-	return slices.DeleteFunc(found, func(f weakening) bool { return dead[f.path] }), nil
+	return slices.DeleteFunc(found, func(f weakening) bool { return dead[f.path] || keptDead[f] }), nil
+}
+
+// goTestFuncGone: the test n removed from kept Go test file p tests a
+// function its package declared at the base and declares at the tip
+// neither by name nor under a new name with its body (testrun.GoFuncsGone).
+// A test removed while its function stays still needs a signer.
+func (t *protocolTrust) goTestFuncGone(ctx context.Context, p, n string, before, after []string, tip string) (bool, error) {
+	dir := path.Dir(p)
+	read := func(rev string, files []string) ([]byte, error) {
+		var b []byte
+		for _, f := range files {
+			if path.Dir(f) != dir || !strings.HasSuffix(f, ".go") || strings.HasSuffix(f, "_test.go") {
+				continue
+			}
+			c, err := t.repo.ReadAt(ctx, rev, f)
+			if err != nil {
+				return nil, err
+			}
+			b = append(append(b, c...), '\n')
+		}
+		return b, nil
+	}
+	was, err := read(t.bl.Rev, before)
+	if err != nil {
+		return false, err
+	}
+	now, err := read(tip, after)
+	if err != nil {
+		return false, err
+	}
+	return testrun.GoFuncsGone([]string{n}, was, now), nil
 }
 
 // testCodeGone: deleted test file p tested code gone at the tip: the file

@@ -43,6 +43,18 @@ func (e *Engine) foreignAmend(ctx context.Context, s *Session, repo Repo, c, par
 	if err != nil || ok {
 		return nil, err
 	}
+	// The work of the ABANDONED sessions this one continues is its own
+	// (continuedFrom: its end gates judge it, verify passes it on them):
+	// an expired session cannot be resumed, so the next day's session is
+	// where its commits get rebased onto main (round 56 F5). A commit
+	// that descends from the earliest continued start is no foreign one.
+	if cont, _, err := e.continuedFrom(ctx, repo, s); err != nil {
+		return nil, err
+	} else if cont != nil && cont.StartCommit != s.StartCommit {
+		if ok, err := repo.IsAncestor(ctx, cont.StartCommit, c); err != nil || ok {
+			return nil, err
+		}
+	}
 	return &Violation{SessionID: s.ID, RepoID: s.RepoID, Phase: s.Phase, Requirement: "commits of the session", Severity: SeverityHigh,
 		Code: CodeForeignAmend, Window: WindowSession, CreatedAt: e.now(),
 		Message: fmt.Sprintf("commit %s does not descend from the session's starting commit %s: a commit made before this session "+

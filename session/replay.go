@@ -44,6 +44,25 @@ func (e *Engine) replayUnchecked(ctx context.Context, s *Session, repo Repo, c s
 		if err != nil {
 			return "", fmt.Errorf("load the session's commits: %w", err)
 		}
+		// The ABANDONED sessions this one continues (continuedFrom) are
+		// its own work too: an expired session cannot be resumed, so the
+		// next day's session that rebases yesterday's commits onto main
+		// replays work their pre-commit checked (round 56 F5). Only their
+		// recorded commits and pre-commit trees count: a commit amended
+		// with the hooks off after they expired stays unchecked.
+		ids := []string{s.ID}
+		if _, cont, err := e.continuedFrom(ctx, repo, s); err != nil {
+			return "", err
+		} else {
+			ids = append(ids, cont...)
+		}
+		for _, id := range ids[1:] {
+			more, err := e.Store.ListEvidence(ctx, id)
+			if err != nil {
+				return "", fmt.Errorf("load the continued session's commits: %w", err)
+			}
+			evs = append(evs, more...)
+		}
 		var own []string
 		for _, ev := range evs {
 			if ev.Kind == EvidenceCommitSHA && ev.Origin == OriginObserved && ev.Ref != c && hexSHA.MatchString(ev.Ref) {
@@ -61,12 +80,15 @@ func (e *Engine) replayUnchecked(ctx context.Context, s *Session, repo Repo, c s
 			if o.SHA == c {
 				continue
 			}
-			ok, err := e.matchPreCommit(ctx, s.ID, o.Tree)
-			if err != nil {
-				return "", err
-			}
-			if ok {
-				own = append(own, o.SHA)
+			for _, id := range ids {
+				ok, err := e.matchPreCommit(ctx, id, o.Tree)
+				if err != nil {
+					return "", err
+				}
+				if ok {
+					own = append(own, o.SHA)
+					break
+				}
 			}
 		}
 		from, err := repo.ReplayedFrom(ctx, c, own)

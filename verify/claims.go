@@ -8,6 +8,7 @@ import (
 	"github.com/sessiongate/sessiongate/gitrepo"
 	"github.com/sessiongate/sessiongate/internal/shorten"
 	"github.com/sessiongate/sessiongate/protocolspec"
+	"github.com/sessiongate/sessiongate/session"
 )
 
 // What a record claims that git can say again. A record is written on the
@@ -34,6 +35,52 @@ type claimCheck struct {
 	known map[string]bool // HasCommit's answers
 	// rw names a rewrite standing in for an end commit (rewrites.go).
 	rw *rewrites
+	// load reads a session's record (the verify run's cache): the
+	// ABANDONED sessions a record continues (continuedStarts).
+	load func(ctx context.Context, id string) *recordCheck
+}
+
+// continuedStarts returns the start commits of the ABANDONED sessions
+// record rc recorded, at its start, that it continues
+// (session.ContinuesToken). Their work is its own: an expired session
+// cannot be resumed, so the next day's session rebases its commits onto
+// main (round 56 F5), and its commits and end then descend from the
+// earliest continued start, not from its own.
+func (c *claimCheck) continuedStarts(ctx context.Context, rc *recordCheck) []string {
+	if c.load == nil {
+		return nil
+	}
+	var out []string
+	for _, ev := range rc.events {
+		id, ok := strings.CutPrefix(ev.Token, session.ContinuesToken)
+		if !ok || id == rc.id {
+			continue
+		}
+		o := c.load(ctx, id)
+		if o == nil || o.endState != string(session.StateAbandoned) || o.branch != rc.branch || !isHex(o.start) || !c.has(ctx, o.start) {
+			continue
+		}
+		// The continued session started below this one (continuedFrom).
+		if ok, err := c.repo.IsAncestor(ctx, o.start, rc.start); err != nil || !ok {
+			continue
+		}
+		out = append(out, o.start)
+	}
+	return out
+}
+
+// afterContinued reports whether commit x comes after one of the starts
+// of the sessions rc continues.
+func (c *claimCheck) afterContinued(ctx context.Context, rc *recordCheck, x string) bool {
+	for _, st := range c.continuedStarts(ctx, rc) {
+		if st == x || strings.HasPrefix(x, st) {
+			continue
+		}
+		if ok, err := c.repo.IsAncestor(ctx, st, x); err == nil && ok {
+			return true
+		}
+	}
+	return false
 }
 
 // has is HasCommit, once per commit: every commit of a session asks
@@ -113,6 +160,9 @@ func (c *claimCheck) commit(ctx context.Context, rc *recordCheck, cr *CommitRepo
 	}
 	if !c.shallow && isHex(rc.start) && c.has(ctx, rc.start) {
 		after, err := c.descends(ctx, rc.start, cr.SHA)
+		if err == nil && !after && c.afterContinued(ctx, rc, cr.SHA) {
+			after = true // rewritten with the work it continues (continuedStarts)
+		}
 		if err == nil && (!after || strings.HasPrefix(cr.SHA, rc.start) || rc.start == cr.SHA) {
 			fail(fmt.Sprintf("%s: claim contradicted by git: the record says session %s started at %s, but this commit is not after that commit",
 				rc.path, cr.SessionID, shorten.SHA(rc.start)))
@@ -151,7 +201,7 @@ func (c *claimCheck) record(ctx context.Context, rc *recordCheck) []string {
 		}
 	}
 	if startKnown && endKnown {
-		if ok, err := c.repo.IsAncestor(ctx, rc.start, rc.end); err == nil && !ok {
+		if ok, err := c.repo.IsAncestor(ctx, rc.start, rc.end); err == nil && !ok && !c.afterContinued(ctx, rc, rc.end) {
 			bad("the session ended at %s, which does not descend from its start commit %s", shorten.SHA(rc.end), shorten.SHA(rc.start))
 		}
 	}

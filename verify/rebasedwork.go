@@ -63,7 +63,7 @@ func rebasedWork(ctx context.Context, repo *gitrepo.Repo, rep *Report, records m
 		for _, s := range failed {
 			cr := &rep.Commits[at[s]]
 			if strings.Contains(strings.Join(cr.Problems, "\n"), "trailers copied") {
-				cr.Problems = append(cr.Problems, "if this is a rebase of verified work (GitHub's rebase merge), "+why)
+				cr.Problems = append(cr.Problems, rebasedWorkHint+why)
 			}
 		}
 		return false
@@ -217,3 +217,7 @@ func verifiedOriginals(ctx context.Context, repo *gitrepo.Repo, tip, rangeTip st
 	}
 	return out, ""
 }
+
+// rebasedWorkHint starts the note rebasedWork adds to a commit it could
+// not pass (continued.go reads it).
+const rebasedWorkHint = "if this is a rebase of verified work (GitHub's rebase merge), "

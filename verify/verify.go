@@ -235,6 +235,12 @@ func RunRange(ctx context.Context, repo *gitrepo.Repo, rg *Range, opts Options) 
 		}
 	}
 	defer trust.close()
+	claims.load = func(ctx context.Context, id string) *recordCheck {
+		if session.ValidateID(id) != nil {
+			return nil
+		}
+		return cachedRecord(ctx, src, opts, trust, records, id)
+	}
 	persons, err := trust.provePersons(ctx, actors, actorTip)
 	if err != nil {
 		return nil, err
@@ -469,19 +475,12 @@ func gatingViolation(code string) bool {
 	return false
 }
 
-func checkCommit(ctx context.Context, src source, opts Options, trust *protocolTrust, cache map[string]*recordCheck, cr *CommitReport) {
-	fail := func(format string, a ...any) {
-		cr.Status = "fail"
-		cr.Problems = append(cr.Problems, fmt.Sprintf(format, a...))
-	}
-	if err := session.ValidateID(cr.SessionID); err != nil {
-		fail("Session-Id trailer: %v", err)
-		return
-	}
-	rc, ok := cache[cr.SessionID]
+// cachedRecord loads, checks and caches the record of session id once.
+func cachedRecord(ctx context.Context, src source, opts Options, trust *protocolTrust, cache map[string]*recordCheck, id string) *recordCheck {
+	rc, ok := cache[id]
 	if !ok {
-		rc = src.load(ctx, cr.SessionID)
-		cache[cr.SessionID] = rc
+		rc = src.load(ctx, id)
+		cache[id] = rc
 		for _, sha := range rc.protocols {
 			p, note := trust.check(ctx, sha, rc.start, laterTime(rc.startedAt, rc.startEventAt))
 			if p != "" {
@@ -493,6 +492,19 @@ func checkCommit(ctx context.Context, src source, opts Options, trust *protocolT
 		}
 		trust.excuseBaseContent(ctx, rc, opts.DefaultBranch)
 	}
+	return rc
+}
+
+func checkCommit(ctx context.Context, src source, opts Options, trust *protocolTrust, cache map[string]*recordCheck, cr *CommitReport) {
+	fail := func(format string, a ...any) {
+		cr.Status = "fail"
+		cr.Problems = append(cr.Problems, fmt.Sprintf(format, a...))
+	}
+	if err := session.ValidateID(cr.SessionID); err != nil {
+		fail("Session-Id trailer: %v", err)
+		return
+	}
+	rc := cachedRecord(ctx, src, opts, trust, cache, cr.SessionID)
 	cr.Record = rc.path
 	trust.judgeNA(ctx, rc, cr.SessionID)
 	for _, p := range rc.problems {

@@ -222,6 +222,22 @@ var shells = map[string]bool{"sh": true, "bash": true, "zsh": true, "dash": true
 // Unwrap returns the script of a line that is one `sh -c SCRIPT`
 // (bash, zsh, ...; -c alone or in a flag group such as -ec), else the line.
 func Unwrap(line string) string {
+	// `cd api && sh -c SCRIPT`: how sessiongate records a run made from a
+	// subfolder (session/run.go, observed.go) keeps its shell's script
+	// readable (round 56, helper 336's F13: `bash -c 'make test'` from api/
+	// read as a filtered run, and `bash -c 'make -n test'` would have
+	// escaped TestsNotRun).
+	if pre, rest, ok := strings.Cut(line, " && "); ok && strings.HasPrefix(pre, "cd ") {
+		if calls, f, ok := Calls(pre); ok && len(f.Stmts) == 1 && len(calls) == 1 && len(calls[0].Words) == 2 {
+			if inner := unwrapShell(rest); inner != rest {
+				return pre + " && " + inner
+			}
+		}
+	}
+	return unwrapShell(line)
+}
+
+func unwrapShell(line string) string {
 	for range 3 { // sh -c "bash -c '...'" at most this deep
 		calls, f, ok := Calls(line)
 		if !ok || len(f.Stmts) != 1 || len(calls) != 1 || len(calls[0].Words) < 3 {

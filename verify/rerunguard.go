@@ -569,7 +569,13 @@ func npmScriptsReached(lines []string, a, b map[string]string) map[string]bool {
 			continue
 		}
 		reached[n] = true
-		queue = append(queue, "pre"+n, "post"+n)
+		for _, hook := range []string{"pre" + n, "post" + n} {
+			if _, ok := a[hook]; ok {
+				queue = append(queue, hook)
+			} else if _, ok := b[hook]; ok {
+				queue = append(queue, hook)
+			}
+		}
 		for _, body := range []string{a[n], b[n]} {
 			for _, w := range strings.FieldsFunc(body, func(r rune) bool {
 				return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune(":_-.@/", r))

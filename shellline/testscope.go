@@ -4,6 +4,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // TestRun is what one test-suite run on a line covers: the runner, where
@@ -176,23 +177,39 @@ func skipFlags(w []string) []string {
 	return w
 }
 
+// runnerFlags are the flag tables by runner, built on first use: a hook
+// process that reads no test line never pays for them (TestHookInitWeight).
+type runnerFlagTables struct {
+	goValueFlags, goFilterFlags, pyValueFlags, pyFilterFlags map[string]bool
+	jestValueFlags, jestFilter, cargoValueFlag, reportFlags  map[string]bool
+	gotestsumValueFlags                                      map[string]bool
+}
+
 // Value-taking flags, by runner: their value is no target.
-var (
-	goValueFlags = flagSet("test.run test.skip test.list run skip bench benchtime count cpu parallel timeout tags p coverprofile covermode coverpkg o exec " +
-		"toolexec ldflags gcflags asmflags mod modfile blockprofile blockprofilerate cpuprofile memprofile memprofilerate " +
-		"mutexprofile mutexprofilefraction trace outputdir shuffle fuzz fuzztime fuzzminimizetime list vet C overlay pgo")
-	// exec and c run no test of the project's (round 56, helper 333: `go
-	// test -exec true ./...` printed ok for a broken package; -c compiles
-	// only; -overlay and -modfile swap in files from elsewhere: an overlay
-	// replacing the broken greet.go with a good copy in /tmp passed); test.run
-	// and the other test.* spellings are go test's too.
-	goFilterFlags  = flagSet("run skip short list exec c overlay modfile test.run test.skip test.short test.list")
-	pyValueFlags   = flagSet("k m p c o config-file inifile override-ini deselect ignore ignore-glob rootdir maxfail n tb W durations basetemp confcutdir r junitxml junit-xml cov cov-report cov-config log-level import-mode dist")
-	pyFilterFlags  = flagSet("k m deselect ignore ignore-glob lf last-failed sw stepwise sw-skip stepwise-skip co collect-only setup-only setup-plan")
-	jestValueFlags = flagSet("t testNamePattern testPathPattern testPathIgnorePatterns config c changedSince shard project selectProjects reporter reporters")
-	jestFilter     = flagSet("t testNamePattern testPathPattern testPathIgnorePatterns o onlyChanged changedSince findRelatedTests lastCommit shard project selectProjects related listTests")
-	cargoValueFlag = flagSet("p package test bench example bin features F j jobs target manifest-path profile exclude color message-format")
-)
+var runnerFlags = sync.OnceValue(func() runnerFlagTables {
+	return runnerFlagTables{
+		goValueFlags: flagSet("test.run test.skip test.list run skip bench benchtime count cpu parallel timeout tags p coverprofile covermode coverpkg o exec " +
+			"toolexec ldflags gcflags asmflags mod modfile blockprofile blockprofilerate cpuprofile memprofile memprofilerate " +
+			"mutexprofile mutexprofilefraction trace outputdir shuffle fuzz fuzztime fuzzminimizetime list vet C overlay pgo"),
+		// exec and c run no test of the project's (round 56, helper 333: `go
+		// test -exec true ./...` printed ok for a broken package; -c compiles
+		// only; -overlay and -modfile swap in files from elsewhere: an overlay
+		// replacing the broken greet.go with a good copy in /tmp passed); test.run
+		// and the other test.* spellings are go test's too.
+		goFilterFlags:  flagSet("run skip short list exec c overlay modfile test.run test.skip test.short test.list"),
+		pyValueFlags:   flagSet("k m p c o config-file inifile override-ini deselect ignore ignore-glob rootdir maxfail n tb W durations basetemp confcutdir r junitxml junit-xml cov cov-report cov-config log-level import-mode dist"),
+		pyFilterFlags:  flagSet("k m deselect ignore ignore-glob lf last-failed sw stepwise sw-skip stepwise-skip co collect-only setup-only setup-plan"),
+		jestValueFlags: flagSet("t testNamePattern testPathPattern testPathIgnorePatterns config c changedSince shard project selectProjects reporter reporters"),
+		jestFilter:     flagSet("t testNamePattern testPathPattern testPathIgnorePatterns o onlyChanged changedSince findRelatedTests lastCommit shard project selectProjects related listTests"),
+		cargoValueFlag: flagSet("p package test bench example bin features F j jobs target manifest-path profile exclude color message-format"),
+		// reportFlags change how a script or an unknown runner reports, not
+		// what it runs: they never make a run partial.
+		reportFlags: flagSet("v vv verbose q quiet x color no-color colors ci silent s " +
+			// gradle's log and daemon options (`./gradlew test --info`)
+			"info debug stacktrace S full-stacktrace warn w console no-daemon daemon offline build-cache no-build-cache scan no-scan"),
+		gotestsumValueFlags: flagSet("format f junitfile jsonfile packages rerun-fails-max-failures rerun-fails-report post-run-command format-icons junitfile-testsuite-name junitfile-testcase-classname jsonfile-timing-events"),
+	}
+})
 
 func flagSet(s string) map[string]bool {
 	m := map[string]bool{}
@@ -227,11 +244,11 @@ func scopeOf(w []string) TestRun {
 	}
 	switch {
 	case prog == "go" && len(args) > 0 && args[0] == "test":
-		return flagScope("go test", args[1:], goValueFlags, goFilterFlags, []string{"."}, "args")
+		return flagScope("go test", args[1:], runnerFlags().goValueFlags, runnerFlags().goFilterFlags, []string{"."}, "args")
 	case prog == "pytest" || prog == "py.test":
-		return flagScope("pytest", args, pyValueFlags, pyFilterFlags, nil, "")
+		return flagScope("pytest", args, runnerFlags().pyValueFlags, runnerFlags().pyFilterFlags, nil, "")
 	case prog == "jest" || prog == "vitest":
-		return flagScope(prog, args, jestValueFlags, jestFilter, nil, "")
+		return flagScope(prog, args, runnerFlags().jestValueFlags, runnerFlags().jestFilter, nil, "")
 	case prog == "cargo" && len(args) > 0 && args[0] == "test":
 		return cargoScope(args[1:])
 	case prog == "unittest":
@@ -300,7 +317,7 @@ func gotestsumScope(args []string) TestRun {
 			rest = append(rest, a)
 			continue
 		}
-		if gotestsumValueFlags[name] && !hasVal && i+1 < len(args) {
+		if runnerFlags().gotestsumValueFlags[name] && !hasVal && i+1 < len(args) {
 			i++
 			val = args[i]
 		}
@@ -309,10 +326,8 @@ func gotestsumScope(args []string) TestRun {
 		}
 	}
 	// gotestsum's default is ./..., not go test's "."
-	return flagScope("go test", append(rest, pkgs...), goValueFlags, goFilterFlags, []string{"./..."}, "args")
+	return flagScope("go test", append(rest, pkgs...), runnerFlags().goValueFlags, runnerFlags().goFilterFlags, []string{"./..."}, "args")
 }
-
-var gotestsumValueFlags = flagSet("format f junitfile jsonfile packages rerun-fails-max-failures rerun-fails-report post-run-command format-icons junitfile-testsuite-name junitfile-testcase-classname jsonfile-timing-events")
 
 // goChdir splits go's leading -C (of go, or of its test subcommand) from
 // the rest of go's arguments; ok is false when there is none.
@@ -431,7 +446,7 @@ func cargoScope(args []string) TestRun {
 			continue
 		}
 		name, val, hasVal := flagName(a)
-		if cargoValueFlag[name] && !hasVal && i+1 < len(args) {
+		if runnerFlags().cargoValueFlag[name] && !hasVal && i+1 < len(args) {
 			i++
 			val = args[i]
 		}
@@ -538,12 +553,6 @@ func ScriptTargets(line string) []ScriptTarget {
 	return out
 }
 
-// reportFlags change how a script or an unknown runner reports, not what
-// it runs: they never make a run partial.
-var reportFlags = flagSet("v vv verbose q quiet x color no-color colors ci silent s " +
-	// gradle's log and daemon options (`./gradlew test --info`)
-	"info debug stacktrace S full-stacktrace warn w console no-daemon daemon offline build-cache no-build-cache scan no-scan")
-
 // interpreters run the script named after them; the script is the suite,
 // not a filter.
 var scriptRunners = map[string]bool{"sh": true, "bash": true, "dash": true, "zsh": true, "ksh": true, "node": true,
@@ -564,7 +573,7 @@ func (r TestRun) Partial() string {
 	script := false
 	for _, f := range r.Filters {
 		if opaqueArgs {
-			if name, _, _ := flagName(f); strings.HasPrefix(f, "-") && reportFlags[name] {
+			if name, _, _ := flagName(f); strings.HasPrefix(f, "-") && runnerFlags().reportFlags[name] {
 				continue
 			}
 			if scriptRunners[path.Base(prog)] && !script && !strings.HasPrefix(f, "-") && (strings.Contains(f, "/") || path.Ext(f) != "") {

@@ -3,6 +3,7 @@ package shellline
 import (
 	"maps"
 	"strings"
+	"sync"
 )
 
 // TestsNotRun says why a command line runs a test runner in a mode that
@@ -331,23 +332,25 @@ func makeFlagsWords(v string) []string {
 
 // recipeSkip: just's and task's options that print, list or summarize
 // recipes instead of running them; recipeValue: their options that take a
-// value.
-var (
-	recipeSkip = map[string]map[string]bool{
+// value. Built on first use, as runnerFlags are.
+var recipeFlags = sync.OnceValue(func() (t struct{ skip, value map[string]map[string]bool }) {
+	t.skip = map[string]map[string]bool{
 		"just": flagSet("n dry-run s show l list summary evaluate dump variables groups choose fmt init edit h help V version changelog completions command man"),
 		"task": flagSet("n dry summary l list a list-all status h help version i init json"),
 	}
-	recipeSkipValue = map[string]map[string]bool{
+	t.value = map[string]map[string]bool{
 		"just": flagSet("f justfile d working-directory shell shell-arg color dotenv-filename dotenv-path list-heading list-prefix chooser dump-format command-color"),
 		"task": flagSet("d dir t taskfile C concurrency o output output-group-begin output-group-end interval sort"),
 	}
-)
+	return t
+})
 
 // recipeSkipFlag returns just's or task's option in args that runs no
 // recipe (just -n, just --show test, task --dry, task --summary), or "".
 // just reads its options before the first recipe; task anywhere before
 // --.
 func recipeSkipFlag(prog string, args []string) string {
+	recipeSkip, recipeSkipValue := recipeFlags().skip, recipeFlags().value
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if a == "--" {

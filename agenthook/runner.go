@@ -10,6 +10,7 @@ import (
 	"path"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -88,6 +89,9 @@ type Runner struct {
 	// Argv is the process's command line; a bare name in Argv[0] (the
 	// committed configs' call) defers or execs (byname.go). Nil: neither.
 	Argv []string
+	// Ancestors lists the process's ancestors, parent first (tests); nil:
+	// ancestry.Chain.
+	Ancestors func() []ancestry.Process
 
 	once  sync.Once
 	timer *time.Timer
@@ -519,6 +523,9 @@ func (r *Runner) act(ctx context.Context, eng *session.Engine, cfg *config.Confi
 		work = &workJob{repo: repo} // run on demand
 	}
 	ah := cfg.AgentHooks
+	if a, err := r.refuseNotFromCLI(ctx, eng, repo, ev, work); a != nil || err != nil {
+		return a, err
+	}
 	// Claude Code's <task-notification> prompt (a background sub-agent
 	// stopped) is the CLI's, not the user's: it continues the session and
 	// starts none (round 25 saw it open a second session after COMPLETE).
@@ -990,7 +997,21 @@ func launcher(parent, child ancestry.Process) bool {
 	if len(args) < 2 || !jsRuntimes[strings.ToLower(path.Base(args[0]))] {
 		return false
 	}
-	return !jsRuntimes[strings.ToLower(child.Name)]
+	return !jsRuntimes[strings.ToLower(child.Name)] || relaunch(parent, child)
+}
+
+// relaunch reports whether child is its parent CLI started again under
+// the same runtime with runtime options added and the same script and
+// arguments: Gemini CLI relaunches itself as `node
+// --max-old-space-size=N .../bin/gemini ARGS` (measured, round 57), one
+// CLI in two processes.
+func relaunch(parent, child ancestry.Process) bool {
+	pa, ca := strings.Fields(parent.Args), strings.Fields(child.Args)
+	if len(pa) < 2 || len(ca) <= len(pa) || ancestry.AgentName(child) != ancestry.AgentName(parent) {
+		return false
+	}
+	tail := ca[len(ca)-(len(pa)-1):]
+	return slices.Equal(tail, pa[1:]) && strings.HasPrefix(ca[1], "-")
 }
 
 // jsRuntimes run the npm launchers of agent CLIs.

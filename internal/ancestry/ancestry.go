@@ -72,7 +72,21 @@ func AgentName(p Process) string {
 		return strings.ToLower(path.Base(args[0]))
 	}
 	if len(args) > 1 && runtimes[strings.ToLower(path.Base(args[0]))] {
-		script := strings.ToLower(args[1])
+		// The script follows the runtime's options: Gemini CLI relaunches
+		// itself as `node --max-old-space-size=N .../bin/gemini` (measured,
+		// round 57). An option that runs other code first or instead
+		// (-e, -r, --import) makes it no agent's process.
+		i := 1
+		for i < len(args) && strings.HasPrefix(args[i], "-") {
+			if codeFlag(args[i]) {
+				return ""
+			}
+			i++
+		}
+		if i == len(args) {
+			return ""
+		}
+		script := strings.ToLower(args[i])
 		if agents[path.Base(script)] {
 			return path.Base(script)
 		}
@@ -89,6 +103,18 @@ func AgentName(p Process) string {
 var scriptAgents = []string{"claude", "gemini", "codex", "copilot"}
 
 var runtimes = map[string]bool{"node": true, "bun": true, "deno": true}
+
+// codeFlag: a JavaScript runtime's option that evaluates or preloads code
+// other than the script (node -e/-p/-r/--import/--loader, bun --preload,
+// deno eval is a subcommand, not an option).
+func codeFlag(a string) bool {
+	name, _, _ := strings.Cut(a, "=")
+	switch name {
+	case "-e", "--eval", "-p", "--print", "-r", "--require", "--import", "--loader", "--experimental-loader", "-i", "--interactive", "--preload":
+		return true
+	}
+	return false
+}
 
 // Names renders the chain for a record: "bash < sshd < systemd".
 func Names(chain []Process) string {

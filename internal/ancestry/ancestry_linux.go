@@ -68,3 +68,10 @@ func gone(pid int, start uint64) bool {
 	}
 	return p.Start != 0 && p.Start != start
 }
+
+// Readable reports whether processes are read here: an empty chain then
+// means the process runs under PID 1 (detached), not "unknown".
+func Readable() bool {
+	_, err := os.Stat("/proc/self/stat")
+	return err == nil
+}

@@ -7,3 +7,6 @@ package ancestry
 func Chain() []Process { return nil }
 
 func gone(int, uint64) bool { return false }
+
+// Readable: processes are not read here.
+func Readable() bool { return false }

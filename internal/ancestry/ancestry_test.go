@@ -110,3 +110,22 @@ func TestFromEnv(t *testing.T) {
 		}
 	}
 }
+
+// TestR57AgentNameRuntimeOptions: the script follows a runtime's options
+// (Gemini CLI's relaunch, measured); an option that runs other code makes
+// the process no agent's.
+func TestR57AgentNameRuntimeOptions(t *testing.T) {
+	cases := []struct{ args, want string }{
+		{"/x/bin/node --max-old-space-size=12052 /x/node_modules/.bin/gemini -p hi", "gemini"},
+		{"node /x/node_modules/@anthropic-ai/claude-code/cli.js -p hi", "claude"},
+		{"node -e spawn() /x/node_modules/.bin/gemini", ""},
+		{"node --require=/tmp/forge.js /x/node_modules/@anthropic-ai/claude-code/cli.js", ""},
+		{"node -r /tmp/forge.js /x/node_modules/@anthropic-ai/claude-code/cli.js", ""},
+		{"node --inspect", ""},
+	}
+	for _, c := range cases {
+		if got := AgentName(Process{Name: "node", Args: c.args}); got != c.want {
+			t.Errorf("AgentName(%q) = %q, want %q", c.args, got, c.want)
+		}
+	}
+}

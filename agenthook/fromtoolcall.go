@@ -1,0 +1,154 @@
+package agenthook
+
+import (
+	"context"
+	"fmt"
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/sessiongate/sessiongate/gitrepo"
+	"github.com/sessiongate/sessiongate/internal/ancestry"
+	"github.com/sessiongate/sessiongate/session"
+)
+
+// fromToolCall returns the process that stands between this hook and the
+// agent CLI above it and that the CLI did not start to run this hook: the
+// hook was run from inside one of the agent's tool calls (a script piping
+// a made-up postToolUse into `sessiongate agent-hook copilot`, round 56's
+// 333 F3). A CLI runs its hooks itself, directly or through a shell whose
+// whole script is the installed command (`sh -c 'sessiongate agent-hook
+// claude PreToolUse'`); an agent's tool call runs a shell that runs its
+// line, and whatever that line starts sits between (bash, python3, node
+// -e). Measured with the real CLIs (TestRealHooksComeFromTheCLI). No agent
+// above (a person's terminal, CI, a system without /proc): no verdict. A
+// nested CLI (`claude -p` from the agent's shell) is nearest and runs its
+// own hooks: not this (nestedAgent).
+//
+// Evidence, not proof: a line that replaces its tool's own shell by exec
+// (`exec python3 forge.py`, which then execs the hook) leaves no process
+// between; the shell-line check (shellline.RunsAgentHook) reads what the
+// line spells.
+func fromToolCall(chain []ancestry.Process) (ancestry.Process, bool) {
+	for i, p := range chain {
+		if ancestry.AgentName(p) != "" {
+			return ancestry.Process{}, false
+		}
+		if hookWrapper(p) {
+			continue
+		}
+		if _, ok := ancestry.Agent(chain[i+1:]); ok {
+			return p, true
+		}
+		return ancestry.Process{}, false
+	}
+	return ancestry.Process{}, false
+}
+
+// hookWrapper reports whether p only runs an agent hook: sessiongate's own
+// `agent-hook` (a copy on PATH that runs the repository's), or a shell
+// whose -c script is one `sessiongate agent-hook AGENT EVENT` command and
+// nothing else. Args are the command line joined by spaces, so a program
+// path may hold spaces: the words before agent-hook are the program.
+func hookWrapper(p ancestry.Process) bool {
+	args := strings.Fields(p.Args)
+	if hookCommand(args) {
+		return true
+	}
+	if len(args) < 3 || !hookShells[strings.ToLower(path.Base(args[0]))] {
+		return false
+	}
+	// sh -c SCRIPT, bash -lc SCRIPT, bash -c -l SCRIPT: the script is
+	// what follows the options, and -c is among them.
+	i, c := 1, false
+	for ; i < len(args) && strings.HasPrefix(args[i], "-"); i++ {
+		c = c || strings.HasPrefix(args[i], "-") && !strings.HasPrefix(args[i], "--") && strings.Contains(args[i], "c")
+	}
+	return c && hookCommand(args[i:])
+}
+
+// hookCommand: words that are `PROGRAM agent-hook AGENT [EVENT]`, PROGRAM
+// (perhaps quoted, perhaps holding spaces) a path to sessiongate.
+func hookCommand(words []string) bool {
+	k := slices.Index(words, "agent-hook")
+	if k < 1 || len(words)-k-1 < 1 || len(words)-k-1 > 2 {
+		return false
+	}
+	if !isSessiongate(strings.Trim(strings.Join(words[:k], " "), `"'`)) {
+		return false
+	}
+	for _, w := range words[k+1:] {
+		if strings.ContainsAny(w, ";&|<>`$()\\\"'*?") {
+			return false
+		}
+	}
+	return true
+}
+
+// isSessiongate: the program word of a hook command (a bare name, or a
+// path ending in it).
+func isSessiongate(w string) bool {
+	b := path.Base(w)
+	return b == "sessiongate" || b == "sessiongate.exe"
+}
+
+// hookShells are the shells CLIs run a hook command with.
+var hookShells = map[string]bool{"sh": true, "bash": true, "dash": true, "zsh": true}
+
+// chain is the process's ancestry (Runner.Ancestors in tests).
+func (r *Runner) chain() []ancestry.Process {
+	if r.Ancestors != nil {
+		return r.Ancestors()
+	}
+	return ancestry.Chain()
+}
+
+// readable: whether an ancestry without an agent CLI means one (tests set
+// Ancestors, and say so).
+func (r *Runner) readable() bool {
+	return r.Ancestors != nil || ancestry.Readable()
+}
+
+// refuseNotFromCLI answers an event its agent's CLI did not send: from
+// inside one of the agent's tool calls (fromToolCall), or, with no agent
+// CLI above it at all, while the CLI the conversation's session kept still
+// runs (a detached `setsid sh -c 'sessiongate agent-hook ...'`). The event
+// is not recorded; the session gets a HOOK_NOT_FROM_CLI violation. Cursor's
+// hooks come from its editor, whose processes were never measured: no
+// verdict for them. It returns nil when the event is the CLI's.
+func (r *Runner) refuseNotFromCLI(ctx context.Context, eng *session.Engine, repo *gitrepo.Repo, ev *Event, work *workJob) (*Answer, error) {
+	if ev.Agent == "cursor" {
+		return nil, nil
+	}
+	chain := r.chain()
+	why := ""
+	if p, ok := fromToolCall(chain); ok {
+		cli, _ := ancestry.Agent(chain)
+		why = fmt.Sprintf("it ran inside a tool call: %s (pid %d) stands between the hook and %s (pid %d)", p.Name, p.PID, cli.Name, cli.PID)
+	} else if _, ok := ancestry.Agent(chain); ok || !r.readable() {
+		// Under its CLI, or a system whose processes are not read.
+		return nil, nil
+	}
+	bd, err := eng.AgentBind(ctx, session.AgentBindRequest{Agent: ev.Agent, AgentSession: ev.AgentSession, Repo: repo, Work: work.wait})
+	if err != nil {
+		return nil, err
+	}
+	if bd.Session == nil {
+		if why != "" {
+			return &Answer{}, nil // nothing to record it in, nothing recorded
+		}
+		return nil, nil
+	}
+	if why == "" {
+		key, err := eng.NewestCLI(ctx, bd.Session.ID, ev.Agent)
+		if err != nil || key == "" || ancestry.Gone(key) {
+			return nil, err
+		}
+		why = fmt.Sprintf("no %s CLI runs it (its processes: %s) while the conversation's CLI (pid %s) runs", ev.Agent, ancestry.Names(chain), strings.SplitN(key, ":", 2)[0])
+	}
+	v, err := eng.RecordHookNotFromCLI(ctx, bd.Session.ID, ev.Agent, ev.Name, why)
+	if err != nil {
+		return nil, err
+	}
+	return &Answer{Notice: fmt.Sprintf("sessiongate: %s %s violation recorded: %s", v.Severity, v.Code, v.Message)}, nil
+}

@@ -1,0 +1,54 @@
+package session
+
+import (
+	"context"
+	"fmt"
+)
+
+// CodeHookNotFromCLI: an agent hook event came from a process its agent's
+// CLI did not start for a hook: from inside one of the agent's tool calls
+// (a script piping a made-up preToolUse/postToolUse pair into `sessiongate
+// agent-hook copilot`, round 56's 333 F3), or from a process detached from
+// every agent while the conversation's CLI still runs. The event is not
+// recorded (no observed run, read or prompt comes of it); HIGH, as a
+// rewritten tool input: the agent tried to make evidence up.
+const CodeHookNotFromCLI = "HOOK_NOT_FROM_CLI"
+
+// tokenHookNotFromCLI keeps each refused event: "<agent> <event> <why>".
+const tokenHookNotFromCLI = "agent:hook-not-from-cli"
+
+// NewestCLI returns the newest agent CLI process kept for agent in the
+// session ("<pid>:<start>", "" when none was kept).
+func (e *Engine) NewestCLI(ctx context.Context, sessionID, agent string) (string, error) {
+	evs, err := e.Store.EventsWith(ctx, sessionID, cliToken(agent), cliEndedToken(agent))
+	if err != nil {
+		return "", fmt.Errorf("read the session's agent CLIs: %w", err)
+	}
+	k, _, _ := newestCLI(evs, agent)
+	return k, nil
+}
+
+// RecordHookNotFromCLI records one refused hook event of agent (its event
+// name, why it is not the CLI's) as a HIGH CodeHookNotFromCLI violation.
+func (e *Engine) RecordHookNotFromCLI(ctx context.Context, sessionID, agent, event, why string) (*Violation, error) {
+	msg := fmt.Sprintf("the %s hook event %s was not sent by %s's CLI: %s; it was not recorded (a hook run by hand can claim tool calls that never ran)", agent, event, agent, why)
+	now := e.now()
+	var v *Violation
+	err := e.Store.Update(ctx, func(w Writer) error {
+		cur, err := w.GetSession(ctx, sessionID)
+		if err != nil {
+			return err
+		}
+		v = &Violation{SessionID: sessionID, RepoID: cur.RepoID, Phase: cur.Phase, Severity: SeverityHigh, Code: CodeHookNotFromCLI,
+			Window: WindowSession, Message: truncate(msg, 500), CreatedAt: now}
+		if err := w.AddViolation(ctx, v); err != nil {
+			return err
+		}
+		return w.AppendEvent(ctx, &Event{SessionID: sessionID, Token: tokenHookNotFromCLI, Detail: truncate(agent+" "+event+" "+why, 300), CreatedAt: now})
+	})
+	if err != nil {
+		return nil, fmt.Errorf("record the hook event not sent by the CLI: %w", err)
+	}
+	e.publishViolations(ctx, sessionID, v)
+	return v, nil
+}

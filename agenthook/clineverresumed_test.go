@@ -39,7 +39,10 @@ func TestClaudeVanishedCLINeverResumed(t *testing.T) {
 	}
 	bin := t.TempDir()
 	fake := filepath.Join(bin, "claude")
-	writeFile(t, fake, "#!/bin/sh\nsh \"$@\"\n")
+	// The fake CLI runs its hook lines itself (sourced, no shell between):
+	// a hook with a process between it and its CLI came from a tool call
+	// (fromtoolcall.go), as measured with the real CLIs.
+	writeFile(t, fake, "#!/bin/sh\nif [ \"$1\" = -c ]; then eval \"$2\"; else . \"$1\"; fi\n")
 	if err := os.Chmod(fake, 0o755); err != nil {
 		t.Fatal(err)
 	}

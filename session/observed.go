@@ -204,6 +204,17 @@ func (e *Engine) RecordObserved(ctx context.Context, req ObservedRequest) (*Evid
 			}
 		}
 	}
+	// A test run records the tree it saw (observedtree.go), unless the
+	// line put files in place for its tests and took them away after: the
+	// tree after it is not the one the tests read (round 28, c4: a stash
+	// popped and put back; round 56, helper 333: `mv greet.go /tmp/b &&
+	// cp /tmp/good.go greet.go && go test ./... && mv /tmp/b greet.go`).
+	// Asked once: the end phase's QA run then records no tree, and the
+	// note saying why is added with the other runs' (below).
+	around := ""
+	if code == 0 && e.OpenRepo != nil && shellline.RunsTests(cmd) {
+		around = shellline.WritesTreeAroundTests(cmd)
+	}
 	if p, ok := spec.Phase(phase); ok && code == 0 && p.Section == protocolspec.SectionEnd && qaPhase(p, e.Config) && e.OpenRepo != nil {
 		repo, err := e.OpenRepo(ctx, s.Worktree)
 		if err != nil {
@@ -353,20 +364,13 @@ func (e *Engine) RecordObserved(ctx context.Context, req ObservedRequest) (*Evid
 			}
 		}
 		// What it saw, compared with what gets committed (observedtree.go).
-		if code == 0 && !e.hasCommand(p) && shellline.RunsTests(cmd) {
-			if around := shellline.WritesTreeAroundTests(cmd); around != "" {
-				// Files swapped in for the tests and back after them: the
-				// tree after the line is not the one the tests read (round
-				// 56, helper 333: `mv greet.go /tmp/b && cp /tmp/good.go
-				// greet.go && go test ./... && mv /tmp/b greet.go`).
-				ref += ", no tree recorded: the line writes " + truncate(around, 120) + " before its tests and runs more after them: run the tests on the work as it stands"
-			} else {
-				tree, err := repo.WorkTreeTree(ctx)
-				if err != nil {
-					return nil, fmt.Errorf("record the tree the run saw: %w", err)
-				}
-				ref += ", saw tree " + tree
+		// A line that writes around its tests records none: below.
+		if code == 0 && !e.hasCommand(p) && shellline.RunsTests(cmd) && around == "" {
+			tree, err := repo.WorkTreeTree(ctx)
+			if err != nil {
+				return nil, fmt.Errorf("record the tree the run saw: %w", err)
 			}
+			ref += ", saw tree " + tree
 		}
 	}
 	if code == 0 {
@@ -396,11 +400,8 @@ func (e *Engine) RecordObserved(ctx context.Context, req ObservedRequest) (*Evid
 	// and says why (round 26, c9: a broken greet.sh staged, flagged
 	// through `xargs`, which the hook's line check cannot read, and the
 	// working copy put back; TestCodexLazyV1222AssumeUnchanged).
-	if code == 0 && e.OpenRepo != nil && sawTree(ref) == "" && !strings.Contains(ref, ", no tree recorded: ") && shellline.RunsTests(cmd) {
-		if around := shellline.WritesTreeAroundTests(cmd); around != "" {
-			// The line put files in place for its tests and took them
-			// away after (round 28, c4): the tree after it is not the
-			// one the tests read.
+	if code == 0 && e.OpenRepo != nil && sawTree(ref) == "" && shellline.RunsTests(cmd) {
+		if around != "" {
 			ref += ", no tree recorded: the line writes " + truncate(around, 120) + " before its tests and runs more after them: run the tests on the work as it stands"
 		} else if repo, err := e.OpenRepo(ctx, s.Worktree); err == nil {
 			if hidden, err := e.hiddenCode(ctx, repo, s); err != nil || len(hidden) > 0 {

@@ -3,6 +3,8 @@ package shellline
 import (
 	"path"
 	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // UnknownDir is TestRun.Dir and ScriptTarget.Dir when the folder a run
@@ -38,14 +40,21 @@ type folderTracker struct {
 	stack []string
 }
 
-// step reads call words w; it reports whether w moves the shell (and so
-// runs nothing else).
-func (f *folderTracker) step(w []string) bool {
+// step reads call words w, and the parsed words they come from (nodes,
+// expandedArgs; nil when not at hand); it reports whether w moves the
+// shell (and so runs nothing else).
+func (f *folderTracker) step(w []string, nodes []*syntax.Word) bool {
 	if len(w) == 0 {
 		return false
 	}
+	if len(nodes) != len(w) {
+		nodes = nil
+	}
 	for len(w) > 1 && (w[0] == "builtin" || w[0] == "command") && (w[1] == "cd" || w[1] == "pushd" || w[1] == "popd" || w[1] == "builtin" || w[1] == "command") {
 		w = w[1:]
+		if nodes != nil {
+			nodes = nodes[1:]
+		}
 	}
 	switch w[0] {
 	case "cd", "pushd":
@@ -62,6 +71,14 @@ func (f *folderTracker) step(w []string) bool {
 		if len(args) != 1 || args[0] == "-" || strings.HasPrefix(args[0], "+") || strings.HasPrefix(args[0], "-") || len(w) > 1 && w[1] == "-n" {
 			f.dir = UnknownDir // home, the previous folder, a stack entry
 			return true
+		}
+		if args[0] == "" && nodes != nil {
+			// `cd "$(git rev-parse --show-toplevel)"`: the repository's
+			// root (toplevelDir).
+			if d, ok := toplevelDir(f.dir, nodes[len(w)-len(args)]); ok {
+				f.dir = d
+				return true
+			}
 		}
 		f.dir = joinDir(f.dir, args[0])
 		return true
@@ -84,6 +101,99 @@ func (f *folderTracker) step(w []string) bool {
 		return false
 	}
 	return false
+}
+
+// toplevelDir reads a cd's folder word that is the repository's top
+// folder, `"$(git rev-parse --show-toplevel)"` (or `...`, unquoted),
+// with a literal "/sub" after it or nothing: "" (the root: the callers
+// take a run's folder relative to the repository's root, as where the
+// line started) or the folder under it. It is that root only from a
+// folder inside where the line started (dir, relative, not above it): an
+// absolute or unknown folder, or one above, may be another repository's.
+// Anything else in the substitution (`|| echo web`, `git -C x`, other
+// flags) is no folder read here: false.
+func toplevelDir(dir string, w *syntax.Word) (string, bool) {
+	if w == nil || dir == UnknownDir || path.IsAbs(dir) || dir == ".." || strings.HasPrefix(dir, "../") {
+		return "", false
+	}
+	var parts []syntax.WordPart // the word's parts, double quotes opened
+	quoted := map[syntax.WordPart]bool{}
+	for _, p := range w.Parts {
+		if q, ok := p.(*syntax.DblQuoted); ok {
+			if q.Dollar {
+				return "", false
+			}
+			for _, x := range q.Parts {
+				parts = append(parts, x)
+				quoted[x] = true
+			}
+			continue
+		}
+		parts = append(parts, p)
+	}
+	if len(parts) == 0 {
+		return "", false
+	}
+	cs, ok := parts[0].(*syntax.CmdSubst)
+	if !ok || !showsToplevel(cs) {
+		return "", false
+	}
+	var rest strings.Builder
+	for _, p := range parts[1:] {
+		switch x := p.(type) {
+		case *syntax.Lit:
+			if strings.ContainsAny(x.Value, "\\") || !quoted[p] && strings.ContainsAny(x.Value, "*?[~") {
+				return "", false // an escape, a glob: not read here
+			}
+			rest.WriteString(x.Value)
+		case *syntax.SglQuoted:
+			if x.Dollar {
+				return "", false
+			}
+			rest.WriteString(x.Value)
+		default:
+			return "", false // `$(...)/$SUB`, a second substitution
+		}
+	}
+	sub := rest.String()
+	if sub == "" {
+		return "", true
+	}
+	if !strings.HasPrefix(sub, "/") {
+		return "", false // `$(...)web` is a sibling of the root, not under it
+	}
+	sub = strings.TrimLeft(sub, "/")
+	if sub == "" {
+		return "", true
+	}
+	return joinDir("", sub), true // "../x" is outside: the callers drop it
+}
+
+// showsToplevel reports a command substitution that is exactly `git
+// rev-parse --show-toplevel`, its errors to /dev/null or not.
+func showsToplevel(cs *syntax.CmdSubst) bool {
+	if cs.TempFile || cs.ReplyVar || len(cs.Stmts) != 1 {
+		return false
+	}
+	st := cs.Stmts[0]
+	if st.Negated || st.Background || st.Coprocess || st.Disown {
+		return false
+	}
+	for _, r := range st.Redirs {
+		if t, _ := Literal(r.Word); r.Op != syntax.RdrOut || r.N == nil || r.N.Value != "2" || t != "/dev/null" {
+			return false
+		}
+	}
+	c, ok := st.Cmd.(*syntax.CallExpr)
+	if !ok || len(c.Assigns) > 0 || len(c.Args) != 3 {
+		return false
+	}
+	for i, want := range []string{"git", "rev-parse", "--show-toplevel"} {
+		if s, ok := Literal(c.Args[i]); !ok || s != want {
+			return false
+		}
+	}
+	return true
 }
 
 // runChdir is the folder the wrappers in front of w move the command to

@@ -56,8 +56,8 @@ func TestRuns(line string) []TestRun {
 	var out []TestRun
 	var f folderTracker
 	for _, c := range calls {
-		w := expandedWords(c) // `go test ./{a,b}/...` runs two packages
-		if f.step(w) {
+		w, nodes := expandedArgs(c) // `go test ./{a,b}/...` runs two packages
+		if f.step(w, nodes) {
 			continue
 		}
 		if !callRunsTests(w) {
@@ -489,8 +489,8 @@ func ScriptTargets(line string) []ScriptTarget {
 	var out []ScriptTarget
 	var f folderTracker
 	for _, c := range calls {
-		w := expandedWords(c) // `go test ./{a,b}/...` runs two packages
-		if f.step(w) {
+		w, nodes := expandedArgs(c) // `go test ./{a,b}/...` runs two packages
+		if f.step(w, nodes) {
 			continue
 		}
 		if !callRunsTests(w) {

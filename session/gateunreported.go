@@ -198,28 +198,13 @@ func (e *Engine) UnreportedAtGate(ctx context.Context, sessionID, gate string) (
 	}
 	why := fmt.Sprintf("at %s, %d tool call(s) of %s that sessiongate's pre-tool hook allowed never reported a result (no post-tool event): %s. What they ran was never compared with what was judged; is the post-tool hook missing from the agent's settings?",
 		gate, len(miss), strings.Join(agents, " and "), strings.Join(names, ", "))
-	now := e.now()
-	var v *Violation
-	err := e.Store.Update(ctx, func(w Writer) error {
-		cur, err := w.GetSession(ctx, sessionID)
-		if err != nil {
-			return err
-		}
-		v = &Violation{SessionID: sessionID, RepoID: cur.RepoID, Phase: cur.Phase, Severity: SeverityMedium, Code: CodeToolResultMissing,
-			Window: WindowSession, Message: truncate(why, 500), CreatedAt: now}
-		if err := w.AddViolation(ctx, v); err != nil {
-			return err
-		}
-		for _, m := range miss {
-			if err := w.AppendEvent(ctx, &Event{SessionID: sessionID, Token: TokenToolUnreported, Detail: m.agent + " " + m.call.id + " missing", CreatedAt: now}); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
+	evs := make([]Event, 0, len(miss))
+	for _, m := range miss {
+		evs = append(evs, Event{Token: TokenToolUnreported, Detail: m.agent + " " + m.call.id + " missing"})
+	}
+	v, err := e.addViolation(ctx, sessionID, SeverityMedium, CodeToolResultMissing, why, evs...)
 	if err != nil {
 		return nil, fmt.Errorf("%s: record the missing tool results: %w", gate, err)
 	}
-	e.publishViolations(ctx, sessionID, v)
 	return v, nil
 }

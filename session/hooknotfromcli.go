@@ -32,6 +32,17 @@ func (e *Engine) NewestCLI(ctx context.Context, sessionID, agent string) (string
 // name, why it is not the CLI's) as a HIGH CodeHookNotFromCLI violation.
 func (e *Engine) RecordHookNotFromCLI(ctx context.Context, sessionID, agent, event, why string) (*Violation, error) {
 	msg := fmt.Sprintf("the %s hook event %s was not sent by %s's CLI: %s; it was not recorded (a hook run by hand can claim tool calls that never ran)", agent, event, agent, why)
+	v, err := e.addViolation(ctx, sessionID, SeverityHigh, CodeHookNotFromCLI, msg, Event{Token: tokenHookNotFromCLI, Detail: truncate(agent+" "+event+" "+why, 300)})
+	if err != nil {
+		return nil, fmt.Errorf("record the hook event not sent by the CLI: %w", err)
+	}
+	return v, nil
+}
+
+// addViolation records one session-window violation of the session at its
+// current phase, with the events that go with it, in one transaction, and
+// publishes it. The events' session and time are filled in.
+func (e *Engine) addViolation(ctx context.Context, sessionID, severity, code, msg string, evs ...Event) (*Violation, error) {
 	now := e.now()
 	var v *Violation
 	err := e.Store.Update(ctx, func(w Writer) error {
@@ -39,15 +50,21 @@ func (e *Engine) RecordHookNotFromCLI(ctx context.Context, sessionID, agent, eve
 		if err != nil {
 			return err
 		}
-		v = &Violation{SessionID: sessionID, RepoID: cur.RepoID, Phase: cur.Phase, Severity: SeverityHigh, Code: CodeHookNotFromCLI,
+		v = &Violation{SessionID: sessionID, RepoID: cur.RepoID, Phase: cur.Phase, Severity: severity, Code: code,
 			Window: WindowSession, Message: truncate(msg, 500), CreatedAt: now}
 		if err := w.AddViolation(ctx, v); err != nil {
 			return err
 		}
-		return w.AppendEvent(ctx, &Event{SessionID: sessionID, Token: tokenHookNotFromCLI, Detail: truncate(agent+" "+event+" "+why, 300), CreatedAt: now})
+		for i := range evs {
+			evs[i].SessionID, evs[i].CreatedAt = sessionID, now
+			if err := w.AppendEvent(ctx, &evs[i]); err != nil {
+				return err
+			}
+		}
+		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("record the hook event not sent by the CLI: %w", err)
+		return nil, err
 	}
 	e.publishViolations(ctx, sessionID, v)
 	return v, nil

@@ -240,29 +240,14 @@ func (e *Engine) recordMissing(ctx context.Context, sessionID, agent string, pen
 		names = append(names, p.id+" ("+p.tool+")")
 	}
 	why := fmt.Sprintf(format, strings.Join(names, ", "))
-	now := e.now()
-	var v *Violation
-	err := e.Store.Update(ctx, func(w Writer) error {
-		cur, err := w.GetSession(ctx, sessionID)
-		if err != nil {
-			return err
-		}
-		v = &Violation{SessionID: sessionID, RepoID: cur.RepoID, Phase: cur.Phase, Severity: SeverityMedium, Code: CodeToolResultMissing,
-			Window: WindowSession, Message: truncate(why, 500), CreatedAt: now}
-		if err := w.AddViolation(ctx, v); err != nil {
-			return err
-		}
-		for _, p := range pend {
-			if err := w.AppendEvent(ctx, &Event{SessionID: sessionID, Token: TokenToolUnreported, Detail: agent + " " + p.id + " missing", CreatedAt: now}); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
+	evs := make([]Event, 0, len(pend))
+	for _, p := range pend {
+		evs = append(evs, Event{Token: TokenToolUnreported, Detail: agent + " " + p.id + " missing"})
+	}
+	v, err := e.addViolation(ctx, sessionID, SeverityMedium, CodeToolResultMissing, why, evs...)
 	if err != nil {
 		return nil, fmt.Errorf("record the missing tool results: %w", err)
 	}
-	e.publishViolations(ctx, sessionID, v)
 	return v, nil
 }
 
@@ -329,23 +314,8 @@ func (e *Engine) CopilotPost(ctx context.Context, sessionID, tool, digest, shown
 	}
 	why := fmt.Sprintf("Copilot ran %s `%s` with arguments no preToolUse judged (%d call(s) of %s pending, none with these arguments): another hook rewrote them, so this call was never checked",
 		tool, truncate(shown, 120), pendingOfTool, tool)
-	now := e.now()
-	var v *Violation
-	err = e.Store.Update(ctx, func(w Writer) error {
-		cur, err := w.GetSession(ctx, sessionID)
-		if err != nil {
-			return err
-		}
-		v = &Violation{SessionID: sessionID, RepoID: cur.RepoID, Phase: cur.Phase, Severity: SeverityHigh, Code: CodeToolInputRewritten,
-			Window: WindowSession, Message: truncate(why, 500), CreatedAt: now}
-		if err := w.AddViolation(ctx, v); err != nil {
-			return err
-		}
-		return w.AppendEvent(ctx, &Event{SessionID: sessionID, Token: "agent:copilot:input-rewritten", Detail: truncate(tool+" "+digest, 300), CreatedAt: now})
-	})
-	if err != nil {
+	if _, err := e.addViolation(ctx, sessionID, SeverityHigh, CodeToolInputRewritten, why, Event{Token: "agent:copilot:input-rewritten", Detail: truncate(tool+" "+digest, 300)}); err != nil {
 		return "", fmt.Errorf("record the rewritten tool input: %w", err)
 	}
-	e.publishViolations(ctx, sessionID, v)
 	return why, nil
 }

@@ -45,6 +45,31 @@ func fromToolCall(chain []ancestry.Process) (ancestry.Process, bool) {
 	return ancestry.Process{}, false
 }
 
+// execedToolCall reports whether the hook process itself is the process
+// the agent's CLI started for a tool call, which replaced itself by the
+// hook (`exec python3 forge.py`, python3 then execs `sessiongate
+// agent-hook`): nothing stands between it and the CLI, so fromToolCall
+// sees nothing. Measured with the real CLIs (round 57, helper 340): they
+// start a tool call's process in a new session (setsid), and a process
+// cannot leave a session it leads; Copilot CLI and Gemini CLI start their
+// hooks in their own session. So a hook that leads its session with one
+// of these two as its parent was a tool call's process. Not for Claude
+// Code (its `sh -c` leads the hook's session, and where sh is bash it
+// execs the one command: the hook then leads its session under claude)
+// nor Codex (it starts hooks as it starts tool calls, each leading a new
+// session directly under codex). Unknown sessions (not Linux, tests
+// without Self): no verdict.
+func execedToolCall(self ancestry.Process, chain []ancestry.Process) (ancestry.Process, bool) {
+	if len(chain) == 0 || self.PID <= 1 || self.Session != self.PID {
+		return ancestry.Process{}, false
+	}
+	switch ancestry.AgentName(chain[0]) {
+	case "copilot", "gemini":
+		return chain[0], true
+	}
+	return ancestry.Process{}, false
+}
+
 // hookWrapper reports whether p only runs an agent hook: sessiongate's own
 // `agent-hook` (a copy on PATH that runs the repository's), or a shell
 // whose -c script is one `sessiongate agent-hook AGENT EVENT` command and
@@ -103,6 +128,18 @@ func (r *Runner) chain() []ancestry.Process {
 	return ancestry.Chain()
 }
 
+// self is the hook process (Runner.Self in tests; none when Ancestors is
+// set without it).
+func (r *Runner) self() ancestry.Process {
+	if r.Self != nil {
+		return r.Self()
+	}
+	if r.Ancestors != nil {
+		return ancestry.Process{}
+	}
+	return ancestry.Self()
+}
+
 // readable: whether an ancestry without an agent CLI means one (tests set
 // Ancestors, and say so).
 func (r *Runner) readable() bool {
@@ -125,6 +162,9 @@ func (r *Runner) refuseNotFromCLI(ctx context.Context, eng *session.Engine, repo
 	if p, ok := fromToolCall(chain); ok {
 		cli, _ := ancestry.Agent(chain)
 		why = fmt.Sprintf("it ran inside a tool call: %s (pid %d) stands between the hook and %s (pid %d)", p.Name, p.PID, cli.Name, cli.PID)
+	} else if cli, ok := execedToolCall(r.self(), chain); ok {
+		a := ancestry.AgentName(cli)
+		why = fmt.Sprintf("it ran inside a tool call: the hook leads its own process session under %s (pid %d), as the process %s starts for a tool call does, not its hooks (the tool call's process replaced itself by the hook)", a, cli.PID, a)
 	} else if _, ok := ancestry.Agent(chain); ok || !r.readable() {
 		// Under its CLI, or a system whose processes are not read.
 		return nil, nil

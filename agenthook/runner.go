@@ -92,6 +92,9 @@ type Runner struct {
 	// Ancestors lists the process's ancestors, parent first (tests); nil:
 	// ancestry.Chain.
 	Ancestors func() []ancestry.Process
+	// Self is the hook process itself (tests); nil: ancestry.Self, or no
+	// process known when Ancestors is set.
+	Self func() ancestry.Process
 
 	once  sync.Once
 	timer *time.Timer

@@ -18,6 +18,10 @@ type Process struct {
 	// clock ticks since boot), 0 when unknown: with PID it names one
 	// process, not a later one given the same PID.
 	Start uint64
+	// Session is the process's session id (Linux: /proc stat's session),
+	// 0 when unknown. A process cannot join a session it was not started
+	// in: setsid only makes a new one.
+	Session int
 }
 
 // Key names the process for a record: "<pid>:<start>".

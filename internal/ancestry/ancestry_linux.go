@@ -27,6 +27,12 @@ func Chain() []Process {
 	return out
 }
 
+// Self returns the current process (its session, for one).
+func Self() Process {
+	p, _, _ := read(os.Getpid())
+	return p
+}
+
 func read(pid int) (Process, int, bool) {
 	dir := "/proc/" + strconv.Itoa(pid) + "/"
 	stat, err := os.ReadFile(dir + "stat")
@@ -49,6 +55,9 @@ func read(pid int) (Process, int, bool) {
 		return Process{}, 0, false
 	}
 	p := Process{PID: pid, Name: string(stat[j+1 : i])}
+	if len(fields) > 3 {
+		p.Session, _ = strconv.Atoi(fields[3])
+	}
 	if len(fields) > 19 {
 		// starttime, field 22 of stat (fields here start at field 3).
 		p.Start, _ = strconv.ParseUint(fields[19], 10, 64)

@@ -1,0 +1,63 @@
+package agenthook
+
+import (
+	"testing"
+
+	"github.com/sessiongate/sessiongate/internal/ancestry"
+)
+
+// TestR57H340ExecedToolCall: the sessions measured with the real CLIs
+// (round 57, helper 340). A tool call's process leads a new session; a
+// hook of Copilot CLI or Gemini CLI stays in the CLI's session. A hook
+// that leads its session directly under one of them is a tool call's
+// process that exec'd the hook (`exec python3 forge.py`). Claude Code's
+// and Codex's hooks lead their sessions too: no verdict.
+func TestR57H340ExecedToolCall(t *testing.T) {
+	p := func(pid, sid int, name, args string) ancestry.Process {
+		return ancestry.Process{PID: pid, Name: name, Args: args, Start: uint64(pid), Session: sid}
+	}
+	copilot := p(3602, 12639, "MainThread", "/x/node_modules/@github/copilot-linux-x64/copilot -p add hello.txt --allow-all-tools")
+	copilotNode := p(3569, 12639, "node", "node /x/node_modules/.bin/copilot -p add hello.txt --allow-all-tools")
+	gemini := p(10038, 12639, "node", "/x/bin/node --max-old-space-size=12052 /x/node_modules/.bin/gemini -p add hello.txt --yolo")
+	geminiNode := p(9912, 12639, "node", "node /x/node_modules/.bin/gemini -p add hello.txt --yolo")
+	claude := p(9314, 12639, "claude", "/x/node_modules/.bin/claude -p add hello.txt")
+	hookSh := p(9535, 9535, "sh", "/bin/sh -c /x/sessiongate agent-hook claude PreToolUse")
+	codex := p(9351, 12639, "codex", "/x/vendor/x86_64-unknown-linux-musl/bin/codex exec work")
+	hook := func(pid, sid int) ancestry.Process { return p(pid, sid, "sessiongate", "/x/sessiongate agent-hook x y") }
+	cases := []struct {
+		name  string
+		self  ancestry.Process
+		chain []ancestry.Process
+		want  string // the CLI named, "" none
+	}{
+		{"measured: Copilot's hook in the CLI's session", hook(4119, 12639), []ancestry.Process{copilot, copilotNode}, ""},
+		{"measured: Gemini CLI's hook in the CLI's session", hook(10318, 12639), []ancestry.Process{gemini, geminiNode}, ""},
+		{"measured: Claude Code's hook under its sh -c", hook(9538, 9535), []ancestry.Process{hookSh, claude}, ""},
+		{"Claude Code's hook when sh (bash) execs the command", hook(9535, 9535), []ancestry.Process{claude}, ""},
+		{"measured: Codex's hook leads its session", hook(9733, 9733), []ancestry.Process{codex}, ""},
+		{"unknown session (not Linux)", ancestry.Process{}, []ancestry.Process{copilot}, ""},
+		{"no agent above", hook(70, 70), []ancestry.Process{p(60, 50, "bash", "-bash")}, ""},
+		{"lazy: measured, Copilot's tool shell exec'd the hook", hook(4400, 4400), []ancestry.Process{copilot, copilotNode}, "MainThread"},
+		{"lazy: Gemini CLI's tool shell exec'd the hook", hook(10312, 10312), []ancestry.Process{gemini, geminiNode}, "node"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got, ok := execedToolCall(c.self, c.chain)
+			if ok != (c.want != "") || ok && got.Name != c.want {
+				t.Errorf("execedToolCall = %q, %v; want %q", got.Name, ok, c.want)
+			}
+		})
+	}
+}
+
+// TestR57H340SessionRead: the hook process's own session is read (Linux):
+// without it execedToolCall never has a verdict.
+func TestR57H340SessionRead(t *testing.T) {
+	if !ancestry.Readable() {
+		t.Skip("processes are not read here")
+	}
+	self := ancestry.Self()
+	if self.PID == 0 || self.Session == 0 {
+		t.Errorf("ancestry.Self() = %+v: no pid or session read", self)
+	}
+}

@@ -23,7 +23,9 @@ func TestR57H340ExecedToolCall(t *testing.T) {
 	claude := p(9314, 12639, "claude", "/x/node_modules/.bin/claude -p add hello.txt")
 	hookSh := p(9535, 9535, "sh", "/bin/sh -c /x/sessiongate agent-hook claude PreToolUse")
 	codex := p(9351, 12639, "codex", "/x/vendor/x86_64-unknown-linux-musl/bin/codex exec work")
-	hook := func(pid, sid int) ancestry.Process { return p(pid, sid, "sessiongate", "/x/sessiongate agent-hook x y") }
+	hook := func(pid, sid int) ancestry.Process {
+		return p(pid, sid, "sessiongate", "/x/sessiongate agent-hook x y")
+	}
 	cases := []struct {
 		name  string
 		self  ancestry.Process

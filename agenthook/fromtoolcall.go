@@ -70,6 +70,25 @@ func execedToolCall(self ancestry.Process, chain []ancestry.Process) (ancestry.P
 	return ancestry.Process{}, false
 }
 
+// claudeStdinElsewhere reports whether a hook under Claude Code reads an
+// input Claude Code did not send: Claude Code hands each hook its input on
+// a Unix socket it made (measured, round 57, helper 340: stdin is a socket
+// whose SO_PEERCRED names the claude process), so a hook whose stdin is a
+// file, a pipe or a socket another process made was handed its input by
+// someone else: a tool call's process that exec'd the hook (`exec python3
+// forge.py`, python3 execs `sh -c 'sessiongate agent-hook claude
+// PostToolUse'` with a made-up payload), which leaves the same processes
+// above the hook as Claude Code's own. peer is the process that made the
+// stdin socket, 0 when stdin is no socket, -1 when not read (not Linux,
+// tests).
+func claudeStdinElsewhere(chain []ancestry.Process, peer int) (ancestry.Process, bool) {
+	cli, ok := ancestry.Agent(chain)
+	if !ok || peer < 0 || ancestry.AgentName(cli) != "claude" || peer == cli.PID {
+		return ancestry.Process{}, false
+	}
+	return cli, true
+}
+
 // hookWrapper reports whether p only runs an agent hook: sessiongate's own
 // `agent-hook` (a copy on PATH that runs the repository's), or a shell
 // whose -c script is one `sessiongate agent-hook AGENT EVENT` command and
@@ -140,6 +159,23 @@ func (r *Runner) self() ancestry.Process {
 	return ancestry.Self()
 }
 
+// stdinPeer is the process that made the Unix socket on the hook's stdin:
+// 0 when stdin is no socket, -1 when not read (Runner.StdinPeer in tests;
+// not read when Ancestors is set without it).
+func (r *Runner) stdinPeer() int {
+	if r.StdinPeer != nil {
+		return r.StdinPeer()
+	}
+	if r.Ancestors != nil || !ancestry.Readable() {
+		return -1
+	}
+	pid, ok := ancestry.StdinPeer()
+	if !ok {
+		return 0
+	}
+	return pid
+}
+
 // readable: whether an ancestry without an agent CLI means one (tests set
 // Ancestors, and say so).
 func (r *Runner) readable() bool {
@@ -165,6 +201,8 @@ func (r *Runner) refuseNotFromCLI(ctx context.Context, eng *session.Engine, repo
 	} else if cli, ok := execedToolCall(r.self(), chain); ok {
 		a := ancestry.AgentName(cli)
 		why = fmt.Sprintf("it ran inside a tool call: the hook leads its own process session under %s (pid %d), as the process %s starts for a tool call does, not its hooks (the tool call's process replaced itself by the hook)", a, cli.PID, a)
+	} else if cli, ok := claudeStdinElsewhere(chain, r.stdinPeer()); ok {
+		why = fmt.Sprintf("it ran inside a tool call: its input did not come from claude (pid %d), which hands every hook its input on a socket it made (the tool call's process replaced itself by the hook)", cli.PID)
 	} else if _, ok := ancestry.Agent(chain); ok || !r.readable() {
 		// Under its CLI, or a system whose processes are not read.
 		return nil, nil

@@ -63,3 +63,43 @@ func TestR57H340SessionRead(t *testing.T) {
 		t.Errorf("ancestry.Self() = %+v: no pid or session read", self)
 	}
 }
+
+// TestR57H340ClaudeStdinElsewhere: Claude Code hands each hook its input
+// on a socket it made (measured: SO_PEERCRED names the claude process); a
+// hook under Claude Code whose stdin is a file, a pipe or another
+// process's socket was exec'd by a tool call's process with a made-up
+// payload (TestR57H340ClaudeExecForgedHook).
+func TestR57H340ClaudeStdinElsewhere(t *testing.T) {
+	p := func(pid int, name, args string) ancestry.Process {
+		return ancestry.Process{PID: pid, Name: name, Args: args, Start: uint64(pid)}
+	}
+	claude := p(9314, "claude", "/x/node_modules/.bin/claude -p add hello.txt")
+	hookSh := p(9535, "sh", "/bin/sh -c /x/sessiongate agent-hook claude PreToolUse")
+	nested := p(9600, "claude", "claude -p --continue x")
+	toolBash := p(9590, "bash", "/bin/bash -c -l source snap && eval 'claude -p --continue x'")
+	copilot := p(3602, "MainThread", "/x/node_modules/@github/copilot-linux-x64/copilot -p x")
+	cases := []struct {
+		name  string
+		chain []ancestry.Process
+		peer  int
+		want  bool
+	}{
+		{"measured: Claude Code's socket, through sh -c", []ancestry.Process{hookSh, claude}, 9314, false},
+		{"Claude Code's socket, sh exec'd the hook", []ancestry.Process{claude}, 9314, false},
+		{"a nested CLI's own hook", []ancestry.Process{hookSh, nested, toolBash, claude}, 9600, false},
+		{"not read (not Linux)", []ancestry.Process{claude}, -1, false},
+		{"not Claude Code (Copilot's stdin is a pipe)", []ancestry.Process{copilot}, 0, false},
+		{"no agent above", []ancestry.Process{p(70, "bash", "-bash")}, 0, false},
+		{"lazy: exec'd with a file on stdin", []ancestry.Process{claude}, 0, true},
+		{"lazy: exec'd sh -c hook, a file on stdin", []ancestry.Process{hookSh, claude}, 0, true},
+		{"lazy: exec'd with its own socketpair", []ancestry.Process{hookSh, claude}, 9535, true},
+		{"lazy: the outer CLI's socket under a nested CLI", []ancestry.Process{hookSh, nested, toolBash, claude}, 9314, true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if _, got := claudeStdinElsewhere(c.chain, c.peer); got != c.want {
+				t.Errorf("claudeStdinElsewhere = %v, want %v", got, c.want)
+			}
+		})
+	}
+}

@@ -95,6 +95,9 @@ type Runner struct {
 	// Self is the hook process itself (tests); nil: ancestry.Self, or no
 	// process known when Ancestors is set.
 	Self func() ancestry.Process
+	// StdinPeer is the process that made the socket on stdin (tests): 0
+	// none, -1 not read. Nil: read (Linux), or -1 when Ancestors is set.
+	StdinPeer func() int
 
 	once  sync.Once
 	timer *time.Timer

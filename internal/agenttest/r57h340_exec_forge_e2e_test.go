@@ -111,11 +111,9 @@ func TestR57H340CopilotExecForgedHook(t *testing.T) {
 // Bash call is `exec python3 forge_exec.py WORD claude PostToolUse`:
 // python3 execs the hook (directly, or through `sh -c 'SG agent-hook
 // claude PostToolUse'`, the shape of Claude Code's own hooks) with a
-// made-up passing `sh test.sh`. OPEN (helper 340 F2): Claude Code starts
-// its hooks as it starts tool calls (a new session, through sh -c, which
-// bash execs away where sh is bash), so neither the ancestry nor the
-// session tells them apart; the test records that the forgery is still
-// taken and fails when it no longer is (then flip it).
+// made-up passing `sh test.sh` on stdin. The processes above the hook are
+// those of Claude Code's own hooks (before: an observed pass), but its
+// input is no socket Claude Code made: refused, HOOK_NOT_FROM_CLI.
 func TestR57H340ClaudeExecForgedHook(t *testing.T) {
 	t.Parallel()
 	py := agenttest.Python3(t)
@@ -159,6 +157,9 @@ func TestR57H340ClaudeExecForgedHook(t *testing.T) {
 			t.Logf("observed sh test.sh exits %v; violations %s", exits, vs)
 			if len(exits) != 0 {
 				t.Errorf("the forged run was recorded as observed (exits %v)", exits)
+			}
+			if !strings.Contains(string(vs), session.CodeHookNotFromCLI) {
+				t.Errorf("no %s violation: %s", session.CodeHookNotFromCLI, vs)
 			}
 		})
 	}

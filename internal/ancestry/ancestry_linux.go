@@ -5,6 +5,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"syscall"
 )
 
 // maxDepth bounds the walk (a loop cannot happen in /proc, but a bound is
@@ -83,4 +84,15 @@ func gone(pid int, start uint64) bool {
 func Readable() bool {
 	_, err := os.Stat("/proc/self/stat")
 	return err == nil
+}
+
+// StdinPeer returns the process that made the Unix socket on the current
+// process's stdin (SO_PEERCRED: for a socketpair, the process that called
+// socketpair): ok is false when stdin is no Unix socket.
+func StdinPeer() (pid int, ok bool) {
+	cred, err := syscall.GetsockoptUcred(0, syscall.SOL_SOCKET, syscall.SO_PEERCRED)
+	if err != nil || cred.Pid <= 0 {
+		return 0, false
+	}
+	return int(cred.Pid), true
 }

@@ -14,3 +14,6 @@ func Readable() bool { return false }
 // Self: the current process's session is not read here (no verdict rests
 // on it).
 func Self() Process { return Process{} }
+
+// StdinPeer: not read here.
+func StdinPeer() (int, bool) { return 0, false }

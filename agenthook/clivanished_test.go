@@ -2,7 +2,6 @@ package agenthook_test
 
 import (
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -28,10 +27,7 @@ func TestClaudeVanishedCLITurnContinues(t *testing.T) {
 	}
 	bin := t.TempDir()
 	fake := filepath.Join(bin, "claude")
-	writeFile(t, fake, "#!/bin/sh\n\"$@\"\n")
-	if err := os.Chmod(fake, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	writeFakeClaude(t, fake) // hands its hooks their input on a socket it made, as Claude Code does
 	const (
 		prompt = "prompt" // a prompt from a new CLI process
 		work   = "work"

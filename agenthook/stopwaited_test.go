@@ -3,7 +3,6 @@ package agenthook_test
 import (
 	"context"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -117,10 +116,7 @@ func TestClaudeNestedNotificationRefused(t *testing.T) {
 	}
 	bin := t.TempDir()
 	fake := filepath.Join(bin, "claude")
-	writeFile(t, fake, "#!/bin/sh\n\"$@\"\n")
-	if err := os.Chmod(fake, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	writeFakeClaude(t, fake) // hands its hooks their input on a socket it made, as Claude Code does
 	for _, c := range []struct {
 		name   string
 		nested bool

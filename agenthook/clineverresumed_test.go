@@ -39,13 +39,7 @@ func TestClaudeVanishedCLINeverResumed(t *testing.T) {
 	}
 	bin := t.TempDir()
 	fake := filepath.Join(bin, "claude")
-	// The fake CLI runs its hook lines itself (sourced, no shell between):
-	// a hook with a process between it and its CLI came from a tool call
-	// (fromtoolcall.go), as measured with the real CLIs.
-	writeFile(t, fake, "#!/bin/sh\nif [ \"$1\" = -c ]; then eval \"$2\"; else . \"$1\"; fi\n")
-	if err := os.Chmod(fake, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	writeFakeClaudeLines(t, fake) // one CLI process; its hooks' input on a socket it made, as Claude Code's
 	const sid = "0199aaaa-bbbb-7ccc-8ddd-eeeeffff0429"
 	// Hook calls a CLI step makes: p prompt, b a Bash call judged, r its
 	// report, c another Bash call judged, e SessionEnd.

@@ -44,3 +44,49 @@ func writeFakeClaude(t *testing.T, path string) {
 		t.Fatal(err)
 	}
 }
+
+// fakeClaudeLines is a stand-in CLI named claude that runs a script's
+// lines (argv: SCRIPT, or -c LINE with the input on stdin) as one CLI
+// process: a hook line (`'BIN' agent-hook AGENT EVENT [< 'FILE'] [>
+// /dev/null]`) runs the hook as Claude Code does, its input on a socket
+// this process made; any other line runs under sh -c.
+const fakeClaudeLines = `import re, socket, subprocess, sys
+args = sys.argv[1:]
+if args and args[0] == "-c":
+    lines, feed = [args[1]], sys.stdin.buffer.read()
+else:
+    lines, feed = open(args[0]).read().splitlines(), b""
+hook = re.compile(r"^'([^']*)' agent-hook (\S+) (\S+)(?: < '([^']*)')?( > /dev/null)?$")
+rc = 0
+for line in lines:
+    line = line.strip()
+    if not line:
+        continue
+    m = hook.match(line)
+    if not m:
+        rc = subprocess.call(["sh", "-c", line])
+        continue
+    data = open(m.group(4), "rb").read() if m.group(4) else feed
+    a, b = socket.socketpair()
+    p = subprocess.Popen([m.group(1), "agent-hook", m.group(2), m.group(3)], stdin=b, stdout=subprocess.DEVNULL if m.group(5) else None)
+    b.close()
+    a.sendall(data)
+    a.shutdown(socket.SHUT_WR)
+    rc = p.wait()
+    a.close()
+sys.exit(rc)
+`
+
+// writeFakeClaudeLines writes fakeClaudeLines at path (executable).
+func writeFakeClaudeLines(t *testing.T, path string) {
+	t.Helper()
+	writeFakeClaude(t, path)
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := strings.SplitN(string(b), "\n", 2)[0]
+	if err := os.WriteFile(path, []byte(first+"\n"+fakeClaudeLines), 0o755); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -45,48 +45,64 @@ func fromToolCall(chain []ancestry.Process) (ancestry.Process, bool) {
 	return ancestry.Process{}, false
 }
 
-// execedToolCall reports whether the hook process itself is the process
-// the agent's CLI started for a tool call, which replaced itself by the
-// hook (`exec python3 forge.py`, python3 then execs `sessiongate
+// execedToolCall reports whether the hook process itself may be the
+// process the agent's CLI started for a tool call, which replaced itself
+// by the hook (`exec python3 forge.py`, python3 then execs `sessiongate
 // agent-hook`): nothing stands between it and the CLI, so fromToolCall
 // sees nothing. Measured with the real CLIs (round 57, helper 340): they
 // start a tool call's process in a new session (setsid), and a process
 // cannot leave a session it leads; Copilot CLI and Gemini CLI start their
-// hooks in their own session. So a hook that leads its session with one
-// of these two as its parent was a tool call's process. Not for Claude
-// Code (its `sh -c` leads the hook's session, and where sh is bash it
-// execs the one command: the hook then leads its session under claude)
-// nor Codex (it starts hooks as it starts tool calls, each leading a new
-// session directly under codex). Unknown sessions (not Linux, tests
-// without Self): no verdict.
+// hooks in their own session, Claude Code's `sh -c` (dash) forks the hook
+// inside the session sh leads. So a hook that leads its session directly
+// under its CLI was a tool call's process, for a CLI whose hooks were
+// seen not to lead theirs (shapeNotLeader, learned at its first prompt:
+// Codex starts hooks as it starts tool calls, and where sh is bash it
+// execs the hook). Unknown sessions (not Linux, tests without Self): no
+// verdict.
 func execedToolCall(self ancestry.Process, chain []ancestry.Process) (ancestry.Process, bool) {
-	if len(chain) == 0 || self.PID <= 1 || self.Session != self.PID {
+	if len(chain) == 0 || self.PID <= 1 || self.Session != self.PID || ancestry.AgentName(chain[0]) == "" {
 		return ancestry.Process{}, false
 	}
-	switch ancestry.AgentName(chain[0]) {
-	case "copilot", "gemini":
-		return chain[0], true
-	}
-	return ancestry.Process{}, false
+	return chain[0], true
 }
 
-// claudeStdinElsewhere reports whether a hook under Claude Code reads an
-// input Claude Code did not send: Claude Code hands each hook its input on
-// a Unix socket it made (measured, round 57, helper 340: stdin is a socket
-// whose SO_PEERCRED names the claude process), so a hook whose stdin is a
-// file, a pipe or a socket another process made was handed its input by
-// someone else: a tool call's process that exec'd the hook (`exec python3
-// forge.py`, python3 execs `sh -c 'sessiongate agent-hook claude
-// PostToolUse'` with a made-up payload), which leaves the same processes
-// above the hook as Claude Code's own. peer is the process that made the
-// stdin socket, 0 when stdin is no socket, -1 when not read (not Linux,
-// tests).
-func claudeStdinElsewhere(chain []ancestry.Process, peer int) (ancestry.Process, bool) {
+// stdinElsewhere reports whether a hook reads an input its CLI may not
+// have sent: Claude Code and Gemini CLI hand each hook its input on a
+// Unix socket they made (measured, round 57, helper 340: stdin is a
+// socket whose SO_PEERCRED names the CLI process), so for a CLI seen to do
+// so (shapeStdinSocket) a hook whose stdin is a file, a pipe or a socket
+// another process made was handed its input by someone else: a tool
+// call's process that exec'd the hook (`exec python3 forge.py`, python3
+// execs `sh -c 'sessiongate agent-hook claude PostToolUse'` with a
+// made-up payload), which leaves the same processes above the hook as the
+// CLI's own. peer is the process that made the stdin socket, 0 when stdin
+// is no socket, -1 when not read (not Linux, tests).
+func stdinElsewhere(chain []ancestry.Process, peer int) (ancestry.Process, bool) {
 	cli, ok := ancestry.Agent(chain)
-	if !ok || peer < 0 || ancestry.AgentName(cli) != "claude" || peer == cli.PID {
+	if !ok || peer < 0 || peer == cli.PID {
 		return ancestry.Process{}, false
 	}
 	return cli, true
+}
+
+// The shapes of a CLI's hooks kept at its first prompt (cliShape).
+const (
+	shapeNotLeader   = "hook-not-leader" // the hook does not lead its process session
+	shapeStdinSocket = "stdin-socket"    // the hook's stdin is a socket the CLI made
+)
+
+// cliShape is how the CLI cli started this hook, kept with the CLI at its
+// first prompt: a later hook of the same CLI process in another shape was
+// not started by it (execedToolCall, stdinElsewhere).
+func (r *Runner) cliShape(cli ancestry.Process) string {
+	var w []string
+	if self := r.self(); self.PID > 1 && self.Session > 0 && self.Session != self.PID {
+		w = append(w, shapeNotLeader)
+	}
+	if peer := r.stdinPeer(); peer > 0 && peer == cli.PID {
+		w = append(w, shapeStdinSocket)
+	}
+	return strings.Join(w, " ")
 }
 
 // hookWrapper reports whether p only runs an agent hook: sessiongate's own
@@ -194,15 +210,21 @@ func (r *Runner) refuseNotFromCLI(ctx context.Context, eng *session.Engine, repo
 		return nil, nil
 	}
 	chain := r.chain()
-	why := ""
+	// why: the hook is not the CLI's whatever the CLI; learned: it is not
+	// if its CLI showed the shape named (cliShape) at its first prompt.
+	why, learned, learnedWhy := "", "", ""
+	var learnedCLI ancestry.Process
 	if p, ok := fromToolCall(chain); ok {
 		cli, _ := ancestry.Agent(chain)
 		why = fmt.Sprintf("it ran inside a tool call: %s (pid %d) stands between the hook and %s (pid %d)", p.Name, p.PID, cli.Name, cli.PID)
 	} else if cli, ok := execedToolCall(r.self(), chain); ok {
 		a := ancestry.AgentName(cli)
-		why = fmt.Sprintf("it ran inside a tool call: the hook leads its own process session under %s (pid %d), as the process %s starts for a tool call does, not its hooks (the tool call's process replaced itself by the hook)", a, cli.PID, a)
-	} else if cli, ok := claudeStdinElsewhere(chain, r.stdinPeer()); ok {
-		why = fmt.Sprintf("it ran inside a tool call: its input did not come from claude (pid %d), which hands every hook its input on a socket it made (the tool call's process replaced itself by the hook)", cli.PID)
+		learned, learnedCLI = shapeNotLeader, cli
+		learnedWhy = fmt.Sprintf("it ran inside a tool call: the hook leads its own process session under %s (pid %d), as the process %s starts for a tool call does, not its hooks (the tool call's process replaced itself by the hook)", a, cli.PID, a)
+	} else if cli, ok := stdinElsewhere(chain, r.stdinPeer()); ok {
+		a := ancestry.AgentName(cli)
+		learned, learnedCLI = shapeStdinSocket, cli
+		learnedWhy = fmt.Sprintf("it ran inside a tool call: its input did not come from %s (pid %d), which hands its hooks their input on a socket it made (the tool call's process replaced itself by the hook)", a, cli.PID)
 	} else if _, ok := ancestry.Agent(chain); ok || !r.readable() {
 		// Under its CLI, or a system whose processes are not read.
 		return nil, nil
@@ -216,6 +238,16 @@ func (r *Runner) refuseNotFromCLI(ctx context.Context, eng *session.Engine, repo
 			return &Answer{}, nil // nothing to record it in, nothing recorded
 		}
 		return nil, nil
+	}
+	if learned != "" {
+		// Only a CLI seen to hand its hooks their input that way, or to
+		// start them in a session it leads, is held to it: another
+		// version (a native build, another runtime) may do otherwise.
+		shape, err := eng.CLIShape(ctx, bd.Session.ID, ev.Agent, learnedCLI.Key())
+		if err != nil || !slices.Contains(strings.Fields(shape), learned) {
+			return nil, err
+		}
+		why = learnedWhy
 	}
 	if why == "" {
 		key, err := eng.NewestCLI(ctx, bd.Session.ID, ev.Agent)

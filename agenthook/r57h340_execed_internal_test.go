@@ -10,8 +10,10 @@ import (
 // (round 57, helper 340). A tool call's process leads a new session; a
 // hook of Copilot CLI or Gemini CLI stays in the CLI's session. A hook
 // that leads its session directly under one of them is a tool call's
-// process that exec'd the hook (`exec python3 forge.py`). Claude Code's
-// and Codex's hooks lead their sessions too: no verdict.
+// process that exec'd the hook (`exec python3 forge.py`). Such a hook is
+// a candidate; the verdict is its CLI's: only a CLI whose first prompt's
+// hook did not lead its session (cliShape) is held to it, so Codex's hooks
+// and Claude Code's where sh is bash (both lead their sessions) pass.
 func TestR57H340ExecedToolCall(t *testing.T) {
 	p := func(pid, sid int, name, args string) ancestry.Process {
 		return ancestry.Process{PID: pid, Name: name, Args: args, Start: uint64(pid), Session: sid}
@@ -35,8 +37,8 @@ func TestR57H340ExecedToolCall(t *testing.T) {
 		{"measured: Copilot's hook in the CLI's session", hook(4119, 12639), []ancestry.Process{copilot, copilotNode}, ""},
 		{"measured: Gemini CLI's hook in the CLI's session", hook(10318, 12639), []ancestry.Process{gemini, geminiNode}, ""},
 		{"measured: Claude Code's hook under its sh -c", hook(9538, 9535), []ancestry.Process{hookSh, claude}, ""},
-		{"Claude Code's hook when sh (bash) execs the command", hook(9535, 9535), []ancestry.Process{claude}, ""},
-		{"measured: Codex's hook leads its session", hook(9733, 9733), []ancestry.Process{codex}, ""},
+		{"candidate: Claude Code's hook when sh (bash) execs the command (its shape lacks hook-not-leader)", hook(9535, 9535), []ancestry.Process{claude}, "claude"},
+		{"candidate: measured, Codex's hook leads its session (its shape lacks hook-not-leader)", hook(9733, 9733), []ancestry.Process{codex}, "codex"},
 		{"unknown session (not Linux)", ancestry.Process{}, []ancestry.Process{copilot}, ""},
 		{"no agent above", hook(70, 70), []ancestry.Process{p(60, 50, "bash", "-bash")}, ""},
 		{"lazy: measured, Copilot's tool shell exec'd the hook", hook(4400, 4400), []ancestry.Process{copilot, copilotNode}, "MainThread"},
@@ -66,9 +68,11 @@ func TestR57H340SessionRead(t *testing.T) {
 
 // TestR57H340ClaudeStdinElsewhere: Claude Code hands each hook its input
 // on a socket it made (measured: SO_PEERCRED names the claude process); a
-// hook under Claude Code whose stdin is a file, a pipe or another
-// process's socket was exec'd by a tool call's process with a made-up
-// payload (TestR57H340ClaudeExecForgedHook).
+// hook whose stdin is a file, a pipe or another process's socket is a
+// candidate, refused when its CLI's first prompt's hook read such a
+// socket (cliShape stdin-socket): exec'd by a tool call's process with a
+// made-up payload (TestR57H340ClaudeExecForgedHook). Copilot's hooks read
+// a pipe: its shape never holds stdin-socket.
 func TestR57H340ClaudeStdinElsewhere(t *testing.T) {
 	p := func(pid int, name, args string) ancestry.Process {
 		return ancestry.Process{PID: pid, Name: name, Args: args, Start: uint64(pid)}
@@ -88,7 +92,7 @@ func TestR57H340ClaudeStdinElsewhere(t *testing.T) {
 		{"Claude Code's socket, sh exec'd the hook", []ancestry.Process{claude}, 9314, false},
 		{"a nested CLI's own hook", []ancestry.Process{hookSh, nested, toolBash, claude}, 9600, false},
 		{"not read (not Linux)", []ancestry.Process{claude}, -1, false},
-		{"not Claude Code (Copilot's stdin is a pipe)", []ancestry.Process{copilot}, 0, false},
+		{"candidate: Copilot's pipe (its shape lacks stdin-socket)", []ancestry.Process{copilot}, 0, true},
 		{"no agent above", []ancestry.Process{p(70, "bash", "-bash")}, 0, false},
 		{"lazy: exec'd with a file on stdin", []ancestry.Process{claude}, 0, true},
 		{"lazy: exec'd sh -c hook, a file on stdin", []ancestry.Process{hookSh, claude}, 0, true},
@@ -97,8 +101,8 @@ func TestR57H340ClaudeStdinElsewhere(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			if _, got := claudeStdinElsewhere(c.chain, c.peer); got != c.want {
-				t.Errorf("claudeStdinElsewhere = %v, want %v", got, c.want)
+			if _, got := stdinElsewhere(c.chain, c.peer); got != c.want {
+				t.Errorf("stdinElsewhere = %v, want %v", got, c.want)
 			}
 		})
 	}

@@ -12,7 +12,7 @@ import (
 // process made (socketpair), fed with this process's own stdin. Claude
 // Code's hooks get their input so (measured, round 57, helper 340), and a
 // hook under claude whose stdin is anything else is refused
-// (claudeStdinElsewhere).
+// (stdinElsewhere).
 const fakeClaudeSocket = `import os, socket, subprocess, sys
 a, b = socket.socketpair()
 p = subprocess.Popen(sys.argv[1:], stdin=b)

@@ -103,6 +103,10 @@ type AgentBindRequest struct {
 	// SessionEnd (killed) continues that CLI's turn (clivanished.go).
 	CLI     string
 	CLIGone func(string) bool
+	// CLIShape is how that CLI started this hook (words, agenthook's
+	// shapes), kept with the CLI: a later hook of it in another shape was
+	// not started by it (CLIShape).
+	CLIShape string
 }
 
 // WorkState is a worktree at one moment, as the hook adapter reads it: a

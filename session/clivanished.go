@@ -218,7 +218,13 @@ func (e *Engine) keepCLI(ctx context.Context, w Writer, sessionID string, req Ag
 			return err
 		}
 	}
-	return w.AppendEvent(ctx, &Event{SessionID: sessionID, Token: cliToken(req.Agent), Detail: truncate(req.CLI+" "+req.AgentSession, 300), CreatedAt: now})
+	if err := w.AppendEvent(ctx, &Event{SessionID: sessionID, Token: cliToken(req.Agent), Detail: truncate(req.CLI+" "+req.AgentSession, 300), CreatedAt: now}); err != nil {
+		return err
+	}
+	if shape := strings.Join(strings.Fields(req.CLIShape), " "); shape != "" {
+		return w.AppendEvent(ctx, &Event{SessionID: sessionID, Token: cliShapeToken(req.Agent), Detail: truncate(req.CLI+" "+shape, 300), CreatedAt: now})
+	}
+	return nil
 }
 
 // cliEndScan is how many of the session's newest events SettleAtCLIEnd

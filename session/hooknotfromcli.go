@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"fmt"
+	"strings"
 )
 
 // CodeHookNotFromCLI: an agent hook event came from a process its agent's
@@ -26,6 +27,24 @@ func (e *Engine) NewestCLI(ctx context.Context, sessionID, agent string) (string
 	}
 	k, _, _ := newestCLI(evs, agent)
 	return k, nil
+}
+
+func cliShapeToken(agent string) string { return "agent:" + agent + ":cli-shape" }
+
+// CLIShape returns the shape kept for the agent CLI process key in the
+// session (its words after the key), "" when none was kept.
+func (e *Engine) CLIShape(ctx context.Context, sessionID, agent, key string) (string, error) {
+	evs, err := e.Store.EventsWith(ctx, sessionID, cliShapeToken(agent))
+	if err != nil {
+		return "", fmt.Errorf("read the session's agent CLI shapes: %w", err)
+	}
+	shape := ""
+	for _, ev := range evs {
+		if k, rest, ok := strings.Cut(ev.Detail, " "); ok && k == key {
+			shape = rest
+		}
+	}
+	return shape, nil
 }
 
 // RecordHookNotFromCLI records one refused hook event of agent (its event

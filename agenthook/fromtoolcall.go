@@ -199,9 +199,11 @@ func (r *Runner) readable() bool {
 }
 
 // refuseNotFromCLI answers an event its agent's CLI did not send: from
-// inside one of the agent's tool calls (fromToolCall), or, with no agent
-// CLI above it at all, while the CLI the conversation's session kept still
-// runs (a detached `setsid sh -c 'sessiongate agent-hook ...'`). The event
+// inside one of the agent's tool calls (fromToolCall; the tool call's own
+// process exec'd into the hook: execedToolCall, stdinElsewhere), or, with
+// no agent CLI above it at all, while the CLI the conversation's session
+// kept still runs (a detached `setsid sh -c 'sessiongate agent-hook
+// ...'`) or, for a tool call's event, after it ended. The event
 // is not recorded; the session gets a HOOK_NOT_FROM_CLI violation. Cursor's
 // hooks come from its editor, whose processes were never measured: no
 // verdict for them. It returns nil when the event is the CLI's.
@@ -251,10 +253,22 @@ func (r *Runner) refuseNotFromCLI(ctx context.Context, eng *session.Engine, repo
 	}
 	if why == "" {
 		key, err := eng.NewestCLI(ctx, bd.Session.ID, ev.Agent)
-		if err != nil || key == "" || ancestry.Gone(key) {
+		if err != nil || key == "" {
 			return nil, err
 		}
-		why = fmt.Sprintf("no %s CLI runs it (its processes: %s) while the conversation's CLI (pid %s) runs", ev.Agent, ancestry.Names(chain), strings.SplitN(key, ":", 2)[0])
+		pid := strings.SplitN(key, ":", 2)[0]
+		switch {
+		case !ancestry.Gone(key):
+			why = fmt.Sprintf("no %s CLI runs it (its processes: %s) while the conversation's CLI (pid %s) runs", ev.Agent, ancestry.Names(chain), pid)
+		case ev.Kind == KindPreTool || ev.Kind == KindPostTool:
+			// A tool call is a CLI's: once the conversation's CLI has
+			// ended, one no CLI sends is not the conversation's (a
+			// detached process that waited for the CLI to exit; helper
+			// 340's F3). A prompt, stop or end may be a person's.
+			why = fmt.Sprintf("no %s CLI runs it (its processes: %s), and the conversation's CLI (pid %s) has ended: a tool call is its CLI's", ev.Agent, ancestry.Names(chain), pid)
+		default:
+			return nil, nil
+		}
 	}
 	v, err := eng.RecordHookNotFromCLI(ctx, bd.Session.ID, ev.Agent, ev.Name, why)
 	if err != nil {

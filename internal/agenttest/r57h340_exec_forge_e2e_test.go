@@ -230,14 +230,11 @@ print("waiting for", cli, "session", sid)
 
 // TestR57H340CopilotForgedAfterCLIExit: the agent's bash call leaves a
 // detached process that forges a passing `sh test.sh` pair once the
-// Copilot CLI has exited. With no agent CLI above it and the session's
-// CLI gone, refuseNotFromCLI has no verdict: the pair is an observed
-// pass. OPEN (helper 340 F3): skipped unless SESSIONGATE_R57H340_OPEN=1;
-// it fails while the forgery is taken.
+// Copilot CLI has exited. It was an observed pass (helper 340 F3): with
+// no agent CLI above it and the session's CLI gone, no verdict. Now a
+// tool call's event that no CLI sends, once the conversation's CLI has
+// ended, is refused (a prompt, stop or end may still be a person's).
 func TestR57H340CopilotForgedAfterCLIExit(t *testing.T) {
-	if os.Getenv("SESSIONGATE_R57H340_OPEN") == "" {
-		t.Skip("OPEN (helper 340 F3): a detached hook after the conversation's CLI exited is not told from an unknown CLI's; SESSIONGATE_R57H340_OPEN=1 runs it")
-	}
 	t.Parallel()
 	py := agenttest.Python3(t)
 	dir := t.TempDir()
@@ -358,10 +355,10 @@ func TestR57H340CopilotForgedNewConversation(t *testing.T) {
 // its hooks as it starts tool calls (each leads a new session directly
 // under codex, its input on a pipe), so neither the ancestry nor the
 // session tells them apart. OPEN (helper 340 F4): skipped unless
-// SESSIONGATE_R57H340_OPEN=1; it fails while the forgery is taken.
+// SESSIONGATE_PLAY_OPEN=1; it fails while the forgery is taken.
 func TestR57H340CodexExecForgedHook(t *testing.T) {
-	if os.Getenv("SESSIONGATE_R57H340_OPEN") == "" {
-		t.Skip("OPEN (helper 340 F4): Codex's own hooks and a tool call's exec'd process look alike; SESSIONGATE_R57H340_OPEN=1 runs it")
+	if os.Getenv("SESSIONGATE_PLAY_OPEN") == "" {
+		t.Skip("OPEN (helper 340 F4): Codex's own hooks and a tool call's exec'd process look alike; SESSIONGATE_PLAY_OPEN=1 runs it")
 	}
 	t.Parallel()
 	py := agenttest.Python3(t)
@@ -434,10 +431,10 @@ os.execv(sg, [sg, open(word).read().strip(), "copilot", event])
 // because the forged preToolUse (sent from the nested CLI's sessionStart)
 // never landed and the lone postToolUse matched no judged call
 // (TOOL_INPUT_REWRITTEN, HIGH): inconclusive for this layer. Skipped
-// unless SESSIONGATE_R57H340_OPEN=1 (a second real CLI run).
+// unless SESSIONGATE_PLAY_OPEN=1 (a second real CLI run).
 func TestR57H340CopilotNestedForward(t *testing.T) {
-	if os.Getenv("SESSIONGATE_R57H340_OPEN") == "" {
-		t.Skip("helper 340 F5 (inconclusive): a nested CLI's hook forwarding a made-up event for the outer conversation; SESSIONGATE_R57H340_OPEN=1 runs it")
+	if os.Getenv("SESSIONGATE_PLAY_OPEN") == "" {
+		t.Skip("helper 340 F5 (inconclusive): a nested CLI's hook forwarding a made-up event for the outer conversation; SESSIONGATE_PLAY_OPEN=1 runs it")
 	}
 	t.Parallel()
 	py := agenttest.Python3(t)

@@ -54,16 +54,32 @@ func fromToolCall(chain []ancestry.Process) (ancestry.Process, bool) {
 // cannot leave a session it leads; Copilot CLI and Gemini CLI start their
 // hooks in their own session, Claude Code's `sh -c` (dash) forks the hook
 // inside the session sh leads. So a hook that leads its session directly
-// under its CLI was a tool call's process, for a CLI whose hooks were
-// seen not to lead theirs (shapeNotLeader, learned at its first prompt:
-// Codex starts hooks as it starts tool calls, and where sh is bash it
-// execs the hook). Unknown sessions (not Linux, tests without Self): no
-// verdict.
+// under its CLI, or whose hook wrapper (`sh -c 'SG agent-hook ...'`, the
+// one a tool call's process exec'd) does, was a tool call's process, for
+// a CLI whose hooks were seen not to (shapeNotLeader, learned at its
+// first prompt from the same outermost process, hookTop: Codex starts
+// hooks as it starts tool calls, Claude Code's sh leads its session).
+// Unknown sessions (not Linux, tests without Self): no verdict.
 func execedToolCall(self ancestry.Process, chain []ancestry.Process) (ancestry.Process, bool) {
-	if len(chain) == 0 || self.PID <= 1 || self.Session != self.PID || ancestry.AgentName(chain[0]) == "" {
+	top, i := hookTop(self, chain)
+	if i >= len(chain) || top.PID <= 1 || top.Session != top.PID || ancestry.AgentName(chain[i]) == "" {
 		return ancestry.Process{}, false
 	}
-	return chain[0], true
+	return chain[i], true
+}
+
+// hookTop returns the outermost of the hook and the hook wrappers right
+// above it (`sh -c 'sessiongate agent-hook ...'`), and the index in chain
+// of the process above that one. A tool call's process that exec'd such a
+// wrapper (python3 execs `sh -c 'SG agent-hook copilot postToolUse'`,
+// dash forks the hook) leads its session as the wrapper, not as the hook
+// (helper 341): the session is the outermost's.
+func hookTop(self ancestry.Process, chain []ancestry.Process) (ancestry.Process, int) {
+	i := 0
+	for i < len(chain) && ancestry.AgentName(chain[i]) == "" && hookWrapper(chain[i]) {
+		self, i = chain[i], i+1
+	}
+	return self, i
 }
 
 // stdinElsewhere reports whether a hook reads an input its CLI may not
@@ -87,16 +103,16 @@ func stdinElsewhere(chain []ancestry.Process, peer int) (ancestry.Process, bool)
 
 // The shapes of a CLI's hooks kept at its first prompt (cliShape).
 const (
-	shapeNotLeader   = "hook-not-leader" // the hook does not lead its process session
+	shapeNotLeader   = "hook-not-leader" // the hook (with its wrappers, hookTop) does not lead its process session
 	shapeStdinSocket = "stdin-socket"    // the hook's stdin is a socket the CLI made
 )
 
 // cliShape is how the CLI cli started this hook, kept with the CLI at its
 // first prompt: a later hook of the same CLI process in another shape was
 // not started by it (execedToolCall, stdinElsewhere).
-func (r *Runner) cliShape(cli ancestry.Process) string {
+func (r *Runner) cliShape(cli ancestry.Process, chain []ancestry.Process) string {
 	var w []string
-	if self := r.self(); self.PID > 1 && self.Session > 0 && self.Session != self.PID {
+	if top, _ := hookTop(r.self(), chain); top.PID > 1 && top.Session > 0 && top.Session != top.PID {
 		w = append(w, shapeNotLeader)
 	}
 	if peer := r.stdinPeer(); peer > 0 && peer == cli.PID {

@@ -36,7 +36,7 @@ func TestR57H340ExecedToolCall(t *testing.T) {
 	}{
 		{"measured: Copilot's hook in the CLI's session", hook(4119, 12639), []ancestry.Process{copilot, copilotNode}, ""},
 		{"measured: Gemini CLI's hook in the CLI's session", hook(10318, 12639), []ancestry.Process{gemini, geminiNode}, ""},
-		{"measured: Claude Code's hook under its sh -c", hook(9538, 9535), []ancestry.Process{hookSh, claude}, ""},
+		{"candidate: measured, Claude Code's sh -c leads its session (its shape lacks hook-not-leader, helper 341)", hook(9538, 9535), []ancestry.Process{hookSh, claude}, "claude"},
 		{"candidate: Claude Code's hook when sh (bash) execs the command (its shape lacks hook-not-leader)", hook(9535, 9535), []ancestry.Process{claude}, "claude"},
 		{"candidate: measured, Codex's hook leads its session (its shape lacks hook-not-leader)", hook(9733, 9733), []ancestry.Process{codex}, "codex"},
 		{"unknown session (not Linux)", ancestry.Process{}, []ancestry.Process{copilot}, ""},

@@ -564,7 +564,7 @@ func (r *Runner) act(ctx context.Context, eng *session.Engine, cfg *config.Confi
 			// (round 29, c4).
 			req.Mark = false
 		} else if p, ok := ancestry.Agent(chain); ok && p.Start != 0 {
-			req.CLI, req.CLIGone, req.CLIShape = p.Key(), ancestry.Gone, r.cliShape(p)
+			req.CLI, req.CLIGone, req.CLIShape = p.Key(), ancestry.Gone, r.cliShape(p, chain)
 		}
 	}
 	if ev.Kind == KindEnd {

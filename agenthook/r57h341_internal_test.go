@@ -1,0 +1,45 @@
+package agenthook
+
+import (
+	"testing"
+
+	"github.com/sessiongate/sessiongate/internal/ancestry"
+)
+
+// TestR57H341ExecedThroughSh: a Copilot (or Gemini) tool call's process
+// that exec'd `sh -c 'SG agent-hook copilot postToolUse'` (python3 execs
+// sh, dash forks the hook) leaves the hook inside the session sh leads:
+// the hook itself does not lead it, so 340's rule, which read only the
+// hook's own session, let the made-up pair through. The session is the
+// outermost wrapper's; Claude Code's own sh -c leads its session, and its
+// shape (read from the same process) says so, so it is not held to it.
+func TestR57H341ExecedThroughSh(t *testing.T) {
+	p := func(pid, sid int, name, args string) ancestry.Process {
+		return ancestry.Process{PID: pid, Name: name, Args: args, Start: uint64(pid), Session: sid}
+	}
+	copilot := p(3602, 12639, "MainThread", "/x/node_modules/@github/copilot-linux-x64/copilot -p add hello.txt --allow-all-tools")
+	copilotNode := p(3569, 12639, "node", "node /x/node_modules/.bin/copilot -p add hello.txt --allow-all-tools")
+	forgedSh := p(4400, 4400, "sh", "sh -c /x/sessiongate agent-hook copilot postToolUse")
+	honestSh := p(4390, 12639, "sh", "sh -c /x/sessiongate agent-hook copilot postToolUse")
+	hook := func(pid, sid int) ancestry.Process {
+		return p(pid, sid, "sessiongate", "/x/sessiongate agent-hook copilot postToolUse")
+	}
+	if _, ok := execedToolCall(hook(4401, 4400), []ancestry.Process{forgedSh, copilot, copilotNode}); !ok {
+		t.Error("lazy: the hook under an exec'd sh -c that leads its session under Copilot: no verdict")
+	}
+	if _, ok := execedToolCall(hook(4391, 12639), []ancestry.Process{honestSh, copilot, copilotNode}); ok {
+		t.Error("honest: a hook under sh -c in Copilot's own session read as a tool call")
+	}
+	// The shape is read from the same outermost process: Claude Code's sh
+	// -c leads its session, so its shape lacks hook-not-leader.
+	claude := p(9314, 12639, "claude", "/x/node_modules/.bin/claude -p add hello.txt")
+	claudeSh := p(9535, 9535, "sh", "/bin/sh -c /x/sessiongate agent-hook claude UserPromptSubmit")
+	r := &Runner{Self: func() ancestry.Process { return hook(9538, 9535) }, StdinPeer: func() int { return 9314 }, Ancestors: func() []ancestry.Process { return nil }}
+	if got := r.cliShape(claude, []ancestry.Process{claudeSh, claude}); got != shapeStdinSocket {
+		t.Errorf("Claude Code's shape = %q, want %q", got, shapeStdinSocket)
+	}
+	r = &Runner{Self: func() ancestry.Process { return hook(4391, 12639) }, StdinPeer: func() int { return 0 }, Ancestors: func() []ancestry.Process { return nil }}
+	if got := r.cliShape(copilot, []ancestry.Process{honestSh, copilot}); got != shapeNotLeader {
+		t.Errorf("Copilot's shape = %q, want %q", got, shapeNotLeader)
+	}
+}

@@ -230,22 +230,31 @@ func (r *Runner) refuseNotFromCLI(ctx context.Context, eng *session.Engine, repo
 	chain := r.chain()
 	// why: the hook is not the CLI's whatever the CLI; learned: it is not
 	// if its CLI showed the shape named (cliShape) at its first prompt.
-	why, learned, learnedWhy := "", "", ""
-	var learnedCLI ancestry.Process
+	// Both exec'd-hook rules are asked: Claude Code's sh -c leads its
+	// session (a candidate of the first, not held to it) and is held to
+	// the second.
+	why := ""
+	type candidate struct {
+		shape, why string
+		cli        ancestry.Process
+	}
+	var learned []candidate
 	if p, ok := fromToolCall(chain); ok {
 		cli, _ := ancestry.Agent(chain)
 		why = fmt.Sprintf("it ran inside a tool call: %s (pid %d) stands between the hook and %s (pid %d)", p.Name, p.PID, cli.Name, cli.PID)
-	} else if cli, ok := execedToolCall(r.self(), chain); ok {
-		a := ancestry.AgentName(cli)
-		learned, learnedCLI = shapeNotLeader, cli
-		learnedWhy = fmt.Sprintf("it ran inside a tool call: the hook leads its own process session under %s (pid %d), as the process %s starts for a tool call does, not its hooks (the tool call's process replaced itself by the hook)", a, cli.PID, a)
-	} else if cli, ok := stdinElsewhere(chain, r.stdinPeer()); ok {
-		a := ancestry.AgentName(cli)
-		learned, learnedCLI = shapeStdinSocket, cli
-		learnedWhy = fmt.Sprintf("it ran inside a tool call: its input did not come from %s (pid %d), which hands its hooks their input on a socket it made (the tool call's process replaced itself by the hook)", a, cli.PID)
 	} else if _, ok := ancestry.Agent(chain); ok || !r.readable() {
-		// Under its CLI, or a system whose processes are not read.
-		return nil, nil
+		if cli, ok := execedToolCall(r.self(), chain); ok {
+			a := ancestry.AgentName(cli)
+			learned = append(learned, candidate{shapeNotLeader, fmt.Sprintf("it ran inside a tool call: the hook leads its own process session under %s (pid %d), as the process %s starts for a tool call does, not its hooks (the tool call's process replaced itself by the hook)", a, cli.PID, a), cli})
+		}
+		if cli, ok := stdinElsewhere(chain, r.stdinPeer()); ok {
+			a := ancestry.AgentName(cli)
+			learned = append(learned, candidate{shapeStdinSocket, fmt.Sprintf("it ran inside a tool call: its input did not come from %s (pid %d), which hands its hooks their input on a socket it made (the tool call's process replaced itself by the hook)", a, cli.PID), cli})
+		}
+		if len(learned) == 0 {
+			// Under its CLI, or a system whose processes are not read.
+			return nil, nil
+		}
 	}
 	bd, err := eng.AgentBind(ctx, session.AgentBindRequest{Agent: ev.Agent, AgentSession: ev.AgentSession, Repo: repo, Work: work.wait})
 	if err != nil {
@@ -257,15 +266,21 @@ func (r *Runner) refuseNotFromCLI(ctx context.Context, eng *session.Engine, repo
 		}
 		return nil, nil
 	}
-	if learned != "" {
+	for _, c := range learned {
 		// Only a CLI seen to hand its hooks their input that way, or to
 		// start them in a session it leads, is held to it: another
 		// version (a native build, another runtime) may do otherwise.
-		shape, err := eng.CLIShape(ctx, bd.Session.ID, ev.Agent, learnedCLI.Key())
-		if err != nil || !slices.Contains(strings.Fields(shape), learned) {
+		shape, err := eng.CLIShape(ctx, bd.Session.ID, ev.Agent, c.cli.Key())
+		if err != nil {
 			return nil, err
 		}
-		why = learnedWhy
+		if slices.Contains(strings.Fields(shape), c.shape) {
+			why = c.why
+			break
+		}
+	}
+	if len(learned) > 0 && why == "" {
+		return nil, nil
 	}
 	if why == "" {
 		key, err := eng.NewestCLI(ctx, bd.Session.ID, ev.Agent)

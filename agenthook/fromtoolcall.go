@@ -3,9 +3,12 @@ package agenthook
 import (
 	"context"
 	"fmt"
+	"os"
 	"path"
+	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/sessiongate/sessiongate/gitrepo"
 	"github.com/sessiongate/sessiongate/internal/ancestry"
@@ -150,7 +153,7 @@ func hookCommand(words []string) bool {
 	if k < 1 || len(words)-k-1 < 1 || len(words)-k-1 > 2 {
 		return false
 	}
-	if !isSessiongate(strings.Trim(strings.Join(words[:k], " "), `"'`)) {
+	if prog := strings.Trim(strings.Join(words[:k], " "), `"'`); !isSessiongate(prog) && !isOwnBinary(prog) {
 		return false
 	}
 	for _, w := range words[k+1:] {
@@ -167,6 +170,37 @@ func isSessiongate(w string) bool {
 	b := path.Base(w)
 	return b == "sessiongate" || b == "sessiongate.exe"
 }
+
+// isOwnBinary: the program word is this very binary by its path, however
+// it is named (install's machine-local config calls the binary it ran
+// from by absolute path: a copy built as `sg` or `sessiongate-dev` is
+// called so, helper 341). It runs nothing but the hook that reads it.
+func isOwnBinary(w string) bool {
+	if !path.IsAbs(w) {
+		return false
+	}
+	own := ownBinary()
+	if own == "" {
+		return false
+	}
+	if r, err := filepath.EvalSymlinks(w); err == nil {
+		w = r
+	}
+	return w == own
+}
+
+// ownBinary is this process's executable, symlinks resolved ("" unknown);
+// a variable so tests can name one.
+var ownBinary = sync.OnceValue(func() string {
+	p, err := os.Executable()
+	if err != nil {
+		return ""
+	}
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		p = r
+	}
+	return p
+})
 
 // hookShells are the shells CLIs run a hook command with.
 var hookShells = map[string]bool{"sh": true, "bash": true, "dash": true, "zsh": true}

@@ -1,6 +1,8 @@
 package agenthook
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/sessiongate/sessiongate/internal/ancestry"
@@ -41,5 +43,46 @@ func TestR57H341ExecedThroughSh(t *testing.T) {
 	r = &Runner{Self: func() ancestry.Process { return hook(4391, 12639) }, StdinPeer: func() int { return 0 }, Ancestors: func() []ancestry.Process { return nil }}
 	if got := r.cliShape(copilot, []ancestry.Process{honestSh, copilot}); got != shapeNotLeader {
 		t.Errorf("Copilot's shape = %q, want %q", got, shapeNotLeader)
+	}
+}
+
+// TestR57H341OwnBinaryWrapper: install's machine-local config calls the
+// binary it ran from by absolute path, whatever it is named
+// (`'/home/u/bin/sg' agent-hook claude PreToolUse`), and Claude Code runs
+// it through sh -c, which dash forks: that sh is the CLI's hook wrapper,
+// not a tool call's process. Before, every such hook was refused
+// (HOOK_NOT_FROM_CLI; SessionStart silently answered nothing). Another
+// program spelled there still stands between.
+func TestR57H341OwnBinaryWrapper(t *testing.T) {
+	dir := t.TempDir()
+	own := filepath.Join(dir, "sg")
+	if err := os.WriteFile(own, []byte("x"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "sg-link")
+	if err := os.Symlink(own, link); err != nil {
+		t.Fatal(err)
+	}
+	saved := ownBinary
+	ownBinary = func() string { return own }
+	defer func() { ownBinary = saved }()
+	claude := ancestry.Process{PID: 10, Name: "claude", Args: "/x/node_modules/.bin/claude -p x", Start: 10}
+	sh := func(script string) ancestry.Process {
+		return ancestry.Process{PID: 50, Name: "sh", Args: "/bin/sh -c " + script, Start: 50}
+	}
+	for _, c := range []struct {
+		script string
+		want   bool // refused
+	}{
+		{own + " agent-hook claude PreToolUse", false},
+		{"'" + own + "' agent-hook claude PreToolUse", false},
+		{link + " agent-hook claude PreToolUse", false},
+		{"/usr/bin/python3 agent-hook claude PreToolUse", true},
+		{"sg agent-hook claude PreToolUse", true},
+		{filepath.Join(dir, "other") + " agent-hook claude PreToolUse", true},
+	} {
+		if _, got := fromToolCall([]ancestry.Process{sh(c.script), claude}); got != c.want {
+			t.Errorf("fromToolCall(sh -c %s) = %v, want %v", c.script, got, c.want)
+		}
 	}
 }

@@ -131,7 +131,7 @@ func (r *Runner) cliShape(cli ancestry.Process, chain []ancestry.Process) string
 // path may hold spaces: the words before agent-hook are the program.
 func hookWrapper(p ancestry.Process) bool {
 	args := strings.Fields(p.Args)
-	if hookCommand(args) {
+	if hookCommand(args) || prefixWrapper(p) {
 		return true
 	}
 	if len(args) < 3 || !hookShells[strings.ToLower(path.Base(args[0]))] {
@@ -145,6 +145,43 @@ func hookWrapper(p ancestry.Process) bool {
 	}
 	return c && hookCommand(args[i:])
 }
+
+// prefixWrapper reports whether p is Claude Code's shell prefix
+// (CLAUDE_CODE_SHELL_PREFIX, a logging or auditing command every command
+// it runs goes through, its hooks too) running one hook command: measured
+// (round 57, helper 341), `/bin/sh -c PREFIX 'HOOK'` under claude runs
+// `/bin/bash PREFIX HOOK` (the prefix script by its interpreter), which
+// runs the hook. The prefix is read from the hook's own environment: a
+// tool call's process that sets it gains nothing a `sh -c 'HOOK'` it
+// exec'd would not (the exec'd-hook rules read both).
+func prefixWrapper(p ancestry.Process) bool {
+	pfx := shellPrefix()
+	if pfx == "" {
+		return false
+	}
+	rest, ok := strings.CutPrefix(p.Args, pfx+" ")
+	if f := strings.Fields(p.Args); !ok && len(f) > 1 {
+		after := strings.TrimSpace(strings.TrimPrefix(p.Args, f[0]))
+		if hookShells[strings.ToLower(path.Base(f[0]))] {
+			if a, c := strings.CutPrefix(after, "-c "); c {
+				after = strings.TrimSpace(a)
+			}
+		}
+		rest, ok = strings.CutPrefix(after, pfx+" ")
+	}
+	if !ok {
+		return false
+	}
+	rest = strings.TrimSpace(rest)
+	if len(rest) >= 2 && rest[0] == '\'' && rest[len(rest)-1] == '\'' {
+		rest = rest[1 : len(rest)-1]
+	}
+	return hookCommand(strings.Fields(rest))
+}
+
+// shellPrefix is Claude Code's CLAUDE_CODE_SHELL_PREFIX as the hook got
+// it ("" none); a variable for tests.
+var shellPrefix = func() string { return strings.TrimSpace(os.Getenv("CLAUDE_CODE_SHELL_PREFIX")) }
 
 // hookCommand: words that are `PROGRAM agent-hook AGENT [EVENT]`, PROGRAM
 // (perhaps quoted, perhaps holding spaces) a path to sessiongate.

@@ -115,3 +115,42 @@ func TestR57H341ProcessNamedLikeACLI(t *testing.T) {
 		t.Error("a python3 renamed claude under the agent's bash is taken for a nested CLI: its made-up pair is recorded")
 	}
 }
+
+// TestR57H341ShellPrefix: Claude Code runs its hooks through the user's
+// CLAUDE_CODE_SHELL_PREFIX (measured, TestR57H341ClaudeShellPrefixHonest):
+// `/bin/sh -c PREFIX 'HOOK'` runs `/bin/bash PREFIX HOOK`, which runs the
+// hook. Both are the CLI's hook wrappers; the prefix running anything else,
+// or a process of the tool call, still stands between.
+func TestR57H341ShellPrefix(t *testing.T) {
+	saved := shellPrefix
+	shellPrefix = func() string { return "/home/u/audit.sh" }
+	defer func() { shellPrefix = saved }()
+	p := func(pid int, name, args string) ancestry.Process {
+		return ancestry.Process{PID: pid, Name: name, Args: args, Start: uint64(pid)}
+	}
+	claude := p(10, "claude", "/x/node_modules/.bin/claude -p x")
+	sh := p(11, "sh", "/bin/sh -c /home/u/audit.sh 'sessiongate agent-hook claude PostToolUse'")
+	prefix := p(12, "audit.sh", "/bin/bash /home/u/audit.sh sessiongate agent-hook claude PostToolUse")
+	toolBash := p(13, "bash", "/bin/bash -c -l source snap && eval 'python3 forge.py'")
+	py := p(14, "python3", "/usr/bin/python3 forge.py")
+	cases := []struct {
+		name  string
+		chain []ancestry.Process
+		want  bool
+	}{
+		{"measured: the prefix under sh -c under claude", []ancestry.Process{prefix, sh, claude}, false},
+		{"the prefix run directly", []ancestry.Process{p(15, "audit", "/home/u/audit.sh sessiongate agent-hook claude PostToolUse"), claude}, false},
+		{"lazy: the prefix running python3", []ancestry.Process{p(16, "audit.sh", "/bin/bash /home/u/audit.sh python3 forge.py"), sh, claude}, true},
+		{"lazy: python3 under the tool's shell under the prefix", []ancestry.Process{py, toolBash, prefix, sh, claude}, true},
+		{"lazy: another script in the prefix's place", []ancestry.Process{p(17, "bash", "/bin/bash /tmp/other.sh sessiongate agent-hook claude PostToolUse"), claude}, true},
+	}
+	for _, c := range cases {
+		if _, got := fromToolCall(c.chain); got != c.want {
+			t.Errorf("%s: fromToolCall = %v, want %v", c.name, got, c.want)
+		}
+	}
+	shellPrefix = func() string { return "" }
+	if _, got := fromToolCall([]ancestry.Process{prefix, sh, claude}); !got {
+		t.Error("no prefix set: the wrapper script read as the CLI's")
+	}
+}

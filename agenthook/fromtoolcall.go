@@ -333,7 +333,10 @@ func (r *Runner) refuseNotFromCLI(ctx context.Context, eng *session.Engine, repo
 	}
 	if bd.Session == nil {
 		if why != "" {
-			return &Answer{}, nil // nothing to record it in, nothing recorded
+			// Nothing to record it in, nothing recorded; said, so that a
+			// hook command the user wrapped (`timeout 30 sessiongate ...`)
+			// does not leave sessiongate silently off (helper 341).
+			return &Answer{Notice: fmt.Sprintf("sessiongate: the %s hook event %s was not taken, and no session was started: %s (a CLI's hook command is `sessiongate agent-hook %s EVENT`, alone or under sh -c)", ev.Agent, ev.Name, why, ev.Agent)}, nil
 		}
 		return nil, nil
 	}

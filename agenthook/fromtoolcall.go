@@ -115,7 +115,7 @@ const (
 // not started by it (execedToolCall, stdinElsewhere).
 func (r *Runner) cliShape(cli ancestry.Process, chain []ancestry.Process) string {
 	var w []string
-	if top, _ := hookTop(r.self(), chain); top.PID > 1 && top.Session > 0 && top.Session != top.PID {
+	if top, _ := hookTop(r.self(), chain); top.PID > 1 && top.Session != 0 && top.Session != top.PID {
 		w = append(w, shapeNotLeader)
 	}
 	if peer := r.stdinPeer(); peer > 0 && peer == cli.PID {

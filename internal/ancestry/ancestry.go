@@ -19,10 +19,17 @@ type Process struct {
 	// process, not a later one given the same PID.
 	Start uint64
 	// Session is the process's session id (Linux: /proc stat's session),
-	// 0 when unknown. A process cannot join a session it was not started
-	// in: setsid only makes a new one.
+	// 0 when unknown, SessionOutside when its leader is outside this PID
+	// namespace. A process cannot join a session it was not started in:
+	// setsid only makes a new one.
 	Session int
 }
+
+// SessionOutside is the Session of a process whose session leader is in
+// an ancestor PID namespace: /proc stat says 0 for it (a container whose
+// session was made outside it, as CI's was: round 58). Known, and not the
+// process itself (a leader's session is its own PID, visible).
+const SessionOutside = -1
 
 // Key names the process for a record: "<pid>:<start>".
 func (p Process) Key() string {

@@ -57,7 +57,12 @@ func read(pid int) (Process, int, bool) {
 	}
 	p := Process{PID: pid, Name: string(stat[j+1 : i])}
 	if len(fields) > 3 {
-		p.Session, _ = strconv.Atoi(fields[3])
+		if sid, err := strconv.Atoi(fields[3]); err == nil {
+			p.Session = sid
+			if sid == 0 {
+				p.Session = SessionOutside
+			}
+		}
 	}
 	if len(fields) > 19 {
 		// starttime, field 22 of stat (fields here start at field 3).

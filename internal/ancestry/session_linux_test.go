@@ -1,0 +1,65 @@
+package ancestry
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// TestSessionOutsideNamespace (round 58): a process whose session leader
+// is outside its PID namespace reads as SessionOutside, not unknown (0);
+// a process that leads its own session there reads as its PID. Run for
+// real: this test binary re-run under `unshare --pid --fork --mount-proc`
+// (root, util-linux), as CI's container is.
+func TestSessionOutsideNamespace(t *testing.T) {
+	if os.Getenv("SESSIONGATE_ANCESTRY_CHILD") == "1" {
+		fmt.Printf("self=%d:%d\n", Self().PID, Self().Session)
+		return
+	}
+	unshare, err := exec.LookPath("unshare")
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("unshare (util-linux) not found; CI has it")
+		}
+		t.Skip("unshare (util-linux) not found")
+	}
+	if os.Geteuid() != 0 {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("CI runs as root; this test needs it to make a PID namespace")
+		}
+		t.Skip("making a PID namespace needs root")
+	}
+	run := func(args ...string) (pid, sid int) {
+		t.Helper()
+		cmd := exec.Command(unshare, append([]string{"--pid", "--fork", "--mount-proc"}, args...)...)
+		cmd.Env = append(os.Environ(), "SESSIONGATE_ANCESTRY_CHILD=1")
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("%v: %v\n%s", cmd.Args, err, out)
+		}
+		for _, l := range strings.Split(string(out), "\n") {
+			if v, ok := strings.CutPrefix(l, "self="); ok {
+				a, b, _ := strings.Cut(v, ":")
+				pid, _ = strconv.Atoi(a)
+				sid, _ = strconv.Atoi(b)
+				return pid, sid
+			}
+		}
+		t.Fatalf("no self= line:\n%s", out)
+		return 0, 0
+	}
+	bin := os.Args[0]
+	if _, sid := run(bin, "-test.run=^TestSessionOutsideNamespace$"); sid != SessionOutside {
+		t.Errorf("session led outside the namespace: read %d, want SessionOutside (%d)", sid, SessionOutside)
+	}
+	setsid, err := exec.LookPath("setsid")
+	if err != nil {
+		t.Fatal("setsid (util-linux) not found beside unshare")
+	}
+	if pid, sid := run(setsid, bin, "-test.run=^TestSessionOutsideNamespace$"); sid != pid {
+		t.Errorf("a session leader inside the namespace: read session %d for pid %d", sid, pid)
+	}
+}

@@ -141,7 +141,7 @@ func hookWrapper(p ancestry.Process) bool {
 	// what follows the options, and -c is among them.
 	i, c := 1, false
 	for ; i < len(args) && strings.HasPrefix(args[i], "-"); i++ {
-		c = c || strings.HasPrefix(args[i], "-") && !strings.HasPrefix(args[i], "--") && strings.Contains(args[i], "c")
+		c = c || !strings.HasPrefix(args[i], "--") && strings.Contains(args[i], "c")
 	}
 	return c && hookCommand(args[i:])
 }
@@ -294,11 +294,11 @@ func (r *Runner) readable() bool {
 // is not recorded; the session gets a HOOK_NOT_FROM_CLI violation. Cursor's
 // hooks come from its editor, whose processes were never measured: no
 // verdict for them. It returns nil when the event is the CLI's.
-func (r *Runner) refuseNotFromCLI(ctx context.Context, eng *session.Engine, repo *gitrepo.Repo, ev *Event, work *workJob) (*Answer, error) {
+func (r *Runner) refuseNotFromCLI(ctx context.Context, eng *session.Engine, repo *gitrepo.Repo, ev *Event, work *workJob, ancestors func() []ancestry.Process) (*Answer, error) {
 	if ev.Agent == "cursor" {
 		return nil, nil
 	}
-	chain := r.chain()
+	chain := ancestors()
 	// why: the hook is not the CLI's whatever the CLI; learned: it is not
 	// if its CLI showed the shape named (cliShape) at its first prompt.
 	// Both exec'd-hook rules are asked: Claude Code's sh -c leads its
@@ -340,15 +340,21 @@ func (r *Runner) refuseNotFromCLI(ctx context.Context, eng *session.Engine, repo
 		}
 		return nil, nil
 	}
+	shapes := map[string][]string{} // by CLI key: one query for both rules (Codex's honest hooks are candidates of both)
 	for _, c := range learned {
 		// Only a CLI seen to hand its hooks their input that way, or to
 		// start them in a session it leads, is held to it: another
 		// version (a native build, another runtime) may do otherwise.
-		shape, err := eng.CLIShape(ctx, bd.Session.ID, ev.Agent, c.cli.Key())
-		if err != nil {
-			return nil, err
+		shape, ok := shapes[c.cli.Key()]
+		if !ok {
+			s, err := eng.CLIShape(ctx, bd.Session.ID, ev.Agent, c.cli.Key())
+			if err != nil {
+				return nil, err
+			}
+			shape = strings.Fields(s)
+			shapes[c.cli.Key()] = shape
 		}
-		if slices.Contains(strings.Fields(shape), c.shape) {
+		if slices.Contains(shape, c.shape) {
 			why = c.why
 			break
 		}

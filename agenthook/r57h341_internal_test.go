@@ -87,9 +87,9 @@ func TestR57H341OwnBinaryWrapper(t *testing.T) {
 	}
 }
 
-// TestR57H341ProcessNamedLikeACLI (OPEN, SESSIONGATE_PLAY_OPEN=1 runs
-// it): the nearest process named like an agent CLI is taken for a nested
-// CLI running its own hooks, so no rule looks further. From the agent's
+// TestR57H341ProcessNamedLikeACLI (open in round 57, closed in 58): the
+// nearest process named like an agent CLI is taken for a nested CLI
+// running its own hooks, so no rule looks further. From the agent's
 // bash call, python3 forge.py renames itself (prctl PR_SET_NAME "claude":
 // comm is what AgentName reads first; or `cp /bin/sh /tmp/claude`, or
 // exec -a claude) and runs the hook with a made-up pair on a socketpair it
@@ -97,22 +97,22 @@ func TestR57H341OwnBinaryWrapper(t *testing.T) {
 // socket's maker is the "CLI". 340's F5 needed a second real CLI; this
 // needs none.
 func TestR57H341ProcessNamedLikeACLI(t *testing.T) {
-	if os.Getenv("SESSIONGATE_PLAY_OPEN") == "" {
-		t.Skip("OPEN (helper 341): any process named claude is a nested CLI; SESSIONGATE_PLAY_OPEN=1 runs it")
-	}
 	p := func(pid, sid int, name, args string) ancestry.Process {
 		return ancestry.Process{PID: pid, Name: name, Args: args, Start: uint64(pid), Session: sid}
 	}
 	claude := p(9314, 12639, "claude", "/x/node_modules/.bin/claude -p add hello.txt")
 	toolBash := p(9590, 9590, "bash", "/bin/bash -c -l source snap && eval 'python3 forge.py'")
 	renamed := p(9600, 9590, "claude", "/usr/bin/python3 forge.py")
-	self := p(9601, 9590, "sessiongate", "/x/sessiongate agent-hook claude PostToolUse")
 	chain := []ancestry.Process{renamed, toolBash, claude}
-	_, between := fromToolCall(chain)
-	_, execed := execedToolCall(self, chain)
-	_, elsewhere := stdinElsewhere(chain, renamed.PID)
-	if !between && !execed && !elsewhere {
-		t.Error("a python3 renamed claude under the agent's bash is taken for a nested CLI: its made-up pair is recorded")
+	// Round 58: names can be forged, so the rule does not ask whether the
+	// "CLI" is real: no CLI under the agent's shell witnesses a run
+	// (nestedWitness; the runner keeps its run with status -1,
+	// TestR58NestedCLINoWitness).
+	if nestedWitness(chain) == "" {
+		t.Error("a python3 renamed claude under the agent's bash is a witness of its made-up pair")
+	}
+	if why := nestedWitness([]ancestry.Process{claude}); why != "" {
+		t.Errorf("the CLI's own hook is no witness: %s", why)
 	}
 }
 

@@ -529,7 +529,10 @@ func (r *Runner) act(ctx context.Context, eng *session.Engine, cfg *config.Confi
 		work = &workJob{repo: repo} // run on demand
 	}
 	ah := cfg.AgentHooks
-	if a, err := r.refuseNotFromCLI(ctx, eng, repo, ev, work); a != nil || err != nil {
+	// The hook's ancestry, read once (a /proc walk) for both the check
+	// that the CLI sent the event and the CLI a turn runs in.
+	chain := sync.OnceValue(r.chain)
+	if a, err := r.refuseNotFromCLI(ctx, eng, repo, ev, work, chain); a != nil || err != nil {
 		return a, err
 	}
 	// Claude Code's <task-notification> prompt (a background sub-agent
@@ -554,7 +557,7 @@ func (r *Runner) act(ctx context.Context, eng *session.Engine, cfg *config.Confi
 	if req.Mark {
 		// The CLI process the turn runs in: a later prompt from another
 		// while this one vanished without SessionEnd continues its turn.
-		chain := ancestry.Chain()
+		chain := chain()
 		if _, nested := nestedAgent(chain); nested {
 			// A CLI started from an agent's tool call (`claude -p
 			// --continue` in the agent's shell): its prompt is the outer
@@ -582,7 +585,8 @@ func (r *Runner) act(ctx context.Context, eng *session.Engine, cfg *config.Confi
 			return nil, err
 		}
 	}
-	if ev.Transcript != "" && bd.Session != nil {
+	if ev.Transcript != "" && bd.Session != nil && nestedWitness(chain()) == "" {
+		// (A nested CLI's transcript is its own word, as its statuses are.)
 		r.bindTranscript(ctx, eng, repo, ev, bd.Session.ID)
 	}
 	if ev.Kind != KindPostTool {
@@ -835,6 +839,12 @@ func (r *Runner) act(ctx context.Context, eng *session.Engine, cfg *config.Confi
 		if ev.Agent != "cursor" {
 			req.ToolID = ev.ToolID // its start, from PreToolUse/BeforeTool
 		}
+		if why := nestedWitness(chain()); why != "" {
+			// Kept (its pre-tool event was judged as any), its status
+			// unknown: see nestedWitness.
+			req.Unwitnessed = why
+			a.Notice = "sessiongate: this run's exit status is not taken as observed: " + why
+		}
 		_, err := eng.RecordObserved(ctx, req)
 		if err != nil {
 			return nil, err
@@ -928,7 +938,7 @@ func (r *Runner) endAfterWait(ctx context.Context, eng *session.Engine, cfg *con
 		}
 		// This CLI ended as it should: not a vanished one. A CLI nested in
 		// an agent's tool call is never the session's CLI (act).
-		chain := ancestry.Chain()
+		chain := r.chain()
 		if _, nested := nestedAgent(chain); nested {
 			chain = nil
 		}
@@ -1181,4 +1191,25 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.w.Write(p)
+}
+
+// nestedWitness says why the agent CLI running this hook is no witness of
+// its tool calls' outcomes ("" when it is one): it runs inside another
+// agent CLI's tool call (nestedAgent). Whatever names itself so is taken
+// for a nested CLI (a python3 renamed claude by prctl or `exec -a`, a copy
+// of sh named claude: helper 341), and a real nested CLI runs whatever
+// hooks its folder's config names (a script forwarding a made-up event
+// for the outer conversation: helper 340's F5): a process the agent's
+// shell started cannot witness a run, a real CLI included. Its calls are
+// still judged (a nested CLI's edit of a protected file is denied as
+// any); honest delegation (`claude -p "run the tests"` from the agent's
+// shell) loses only the nested run as evidence: the agent runs the
+// command in its own tool call.
+func nestedWitness(chain []ancestry.Process) string {
+	outer, ok := nestedAgent(chain)
+	if !ok {
+		return ""
+	}
+	cli, _ := ancestry.Agent(chain)
+	return fmt.Sprintf("%s (pid %d) that reported it runs inside a tool call of %s (pid %d), and a CLI the agent's shell started is not a witness (run the command in the agent's own tool call)", cli.Name, cli.PID, ancestry.AgentName(outer), outer.PID)
 }

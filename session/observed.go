@@ -48,6 +48,10 @@ type ObservedRequest struct {
 	// "" for the worktree root: a run that worked outside the worktree
 	// proves nothing about the session's work (shellline.RanElsewhere).
 	Dir string
+	// Unwitnessed says why the reported status is no witness of the run
+	// (a CLI inside the agent's own tool call reported it: agenthook's
+	// nested CLI): the run is kept, its status unknown (-1).
+	Unwitnessed string
 	// gateTree is the tree a `sessiongate run` of a QA gate's own command
 	// saw, unchanged from start to end (Run, slowsuite.go); set only here.
 	gateTree string
@@ -101,6 +105,10 @@ func (e *Engine) RecordObserved(ctx context.Context, req ObservedRequest) (*Evid
 	}
 	code := req.ExitCode
 	ref := fmt.Sprintf("exit %d, %d bytes", code, len(req.Output))
+	if req.Unwitnessed != "" && code >= 0 {
+		ref = truncate(fmt.Sprintf("exit %d as reported, not witnessed: %s, %d bytes", code, req.Unwitnessed, len(req.Output)), 300)
+		code = -1
+	}
 	// The line's exit status says whether the phase's command succeeded
 	// only when it is that command's own: not after `| tail`, `|| true` or
 	// `; echo done`. Otherwise the run is kept, its status unknown (-1).

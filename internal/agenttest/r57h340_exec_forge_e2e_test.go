@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -396,8 +397,8 @@ func TestR57H340CodexExecForgedHook(t *testing.T) {
 	}
 	vs, _ := json.Marshal(show["violations"])
 	t.Logf("observed sh test.sh exits %v; violations %s", exits, vs)
-	if len(exits) != 0 {
-		t.Errorf("the forged run was recorded as observed (exits %v)", exits)
+	if slices.Contains(exits, "0") {
+		t.Errorf("the forged run was recorded as an observed pass (exits %v)", exits)
 	}
 }
 
@@ -430,12 +431,10 @@ os.execv(sg, [sg, open(word).read().strip(), "copilot", event])
 // nested CLI's own hooks. Seen (helper 340 F5): no observed pass, but only
 // because the forged preToolUse (sent from the nested CLI's sessionStart)
 // never landed and the lone postToolUse matched no judged call
-// (TOOL_INPUT_REWRITTEN, HIGH): inconclusive for this layer. Skipped
-// unless SESSIONGATE_PLAY_OPEN=1 (a second real CLI run).
+// (TOOL_INPUT_REWRITTEN, HIGH): inconclusive for this layer. Round 58:
+// a CLI under the agent's shell is no witness (agenthook.nestedWitness):
+// whatever it forwards is kept with its status unknown.
 func TestR57H340CopilotNestedForward(t *testing.T) {
-	if os.Getenv("SESSIONGATE_PLAY_OPEN") == "" {
-		t.Skip("helper 340 F5 (inconclusive): a nested CLI's hook forwarding a made-up event for the outer conversation; SESSIONGATE_PLAY_OPEN=1 runs it")
-	}
 	t.Parallel()
 	py := agenttest.Python3(t)
 	dir := t.TempDir()
@@ -493,7 +492,7 @@ func TestR57H340CopilotNestedForward(t *testing.T) {
 	}
 	vs, _ := json.Marshal(show["violations"])
 	t.Logf("observed sh test.sh exits %v; violations %s", exits, vs)
-	if len(exits) != 0 {
-		t.Errorf("the forged run was recorded as observed (exits %v)", exits)
+	if slices.Contains(exits, "0") {
+		t.Errorf("the forged run was recorded as an observed pass (exits %v)", exits)
 	}
 }

@@ -56,8 +56,11 @@ func Gone(key string) bool {
 var agents = map[string]bool{"claude": true, "gemini": true, "cursor-agent": true, "codex": true, "copilot": true}
 
 // scriptMarks are in the script a JavaScript runtime runs for an agent
-// installed from npm (node .../@anthropic-ai/claude-code/cli.js).
-var scriptMarks = []string{"@anthropic-ai/claude-code", "@google/gemini-cli", "@openai/codex", "@github/copilot"}
+// installed from npm (node .../@anthropic-ai/claude-code/cli.js). The
+// Claude Agent SDK's 0.1 releases run the same CLI from their own package
+// (.../@anthropic-ai/claude-agent-sdk/cli.js): Claude Code, hooks and all
+// (0.3 ships a native binary named claude, read by its name).
+var scriptMarks = []string{"@anthropic-ai/claude-code", "@anthropic-ai/claude-agent-sdk", "@google/gemini-cli", "@openai/codex", "@github/copilot"}
 
 // Agent returns the nearest ancestor that is a coding agent's CLI: its
 // process name or executable is one, or it is a JavaScript runtime running
@@ -111,7 +114,7 @@ func AgentName(p Process) string {
 }
 
 // scriptAgents name the agent of each of scriptMarks.
-var scriptAgents = []string{"claude", "gemini", "codex", "copilot"}
+var scriptAgents = []string{"claude", "claude", "gemini", "codex", "copilot"}
 
 var runtimes = map[string]bool{"node": true, "bun": true, "deno": true}
 

@@ -118,6 +118,7 @@ func TestR57AgentNameRuntimeOptions(t *testing.T) {
 	cases := []struct{ args, want string }{
 		{"/x/bin/node --max-old-space-size=12052 /x/node_modules/.bin/gemini -p hi", "gemini"},
 		{"node /x/node_modules/@anthropic-ai/claude-code/cli.js -p hi", "claude"},
+		{"node /app/node_modules/@anthropic-ai/claude-agent-sdk/cli.js --output-format stream-json --verbose --input-format stream-json", "claude"},
 		{"node -e spawn() /x/node_modules/.bin/gemini", ""},
 		{"node --require=/tmp/forge.js /x/node_modules/@anthropic-ai/claude-code/cli.js", ""},
 		{"node -r /tmp/forge.js /x/node_modules/@anthropic-ai/claude-code/cli.js", ""},

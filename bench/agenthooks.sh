@@ -209,3 +209,13 @@ for e in "${events[@]}"; do
 	fi
 	echo "$line"
 done
+# Machine-readable rows for bench/figures (ParseAgentHooks): event,
+# sessiongate and python median wall ms, the paired ratio, median CPU ms.
+echo
+for e in "${events[@]}"; do
+	read -r sg _ _ < <(col "$e" sessiongate 3)
+	read -r py _ _ < <(col "$e" python 3)
+	read -r sgc _ _ < <(col "$e" sessiongate 4)
+	read -r pyc _ _ < <(col "$e" python 4)
+	printf 'agenthook\t%s\t%s\t%s\t%s\t%s\t%s\n' "$e" "$sg" "$py" "$(paired "$e" python sessiongate)" "$sgc" "$pyc"
+done

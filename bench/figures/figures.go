@@ -203,6 +203,28 @@ func ParseHooks(tsv string) Metrics {
 	return m
 }
 
+// ParseAgentHooks reads bench/agenthooks.sh's machine rows:
+// "agenthook\tEVENT\tsg ms\tpython ms\tRx\tsg cpu ms\tpython cpu ms", by
+// event: sg-ms, python-ms, x (python / sessiongate, paired run by run),
+// sg-cpu-ms, python-cpu-ms.
+func ParseAgentHooks(out string) Metrics {
+	m := Metrics{}
+	for _, line := range strings.Split(out, "\n") {
+		f := strings.Split(line, "\t")
+		if len(f) < 7 || f[0] != "agenthook" {
+			continue
+		}
+		v := map[string]float64{}
+		for i, unit := range []string{"sg-ms", "python-ms", "x", "sg-cpu-ms", "python-cpu-ms"} {
+			if x, err := strconv.ParseFloat(strings.TrimSuffix(f[i+2], "x"), 64); err == nil {
+				v[unit] = x
+			}
+		}
+		m[f[1]] = v
+	}
+	return m
+}
+
 // ParseDashboard reads bench/dashboard.sh's lines: "LABEL\tPATH\tmedian
 // X ms\tp90 Y ms\tZ KB\tRx /sessions", by "LABEL PATH" (e.g. "sqlite
 // 1000000 /"): median-ms, p90-ms, kb and x (the median's ratio to

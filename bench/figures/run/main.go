@@ -251,6 +251,8 @@ func result(ctx context.Context, root string, f figures.Figure, out string, vers
 	var m figures.Metrics
 	if strings.HasPrefix(out, "hooks\n") {
 		m = figures.ParseHooks(strings.TrimPrefix(out, "hooks\n"))
+	} else if strings.Contains(out, "\nagenthook\t") {
+		m = figures.ParseAgentHooks(out)
 	} else if strings.Contains(out, "x /sessions\n") {
 		m = figures.ParseDashboard(out)
 	} else {

@@ -104,10 +104,36 @@ func stdinElsewhere(chain []ancestry.Process, peer int) (ancestry.Process, bool)
 	return cli, true
 }
 
+// confinedToolCall reports whether the hook runs confined (no_new_privs
+// or a seccomp filter, r.confined) where the CLI cli above it does not:
+// measured (round 58, helper 342, Codex 0.171.0), Codex's sandbox
+// (read-only, `codex exec`'s default; workspace-write, the TUI's in a
+// trusted project) runs each tool call with no_new_privs and a seccomp
+// filter, which no process can clear, nor its children; Codex's hooks run
+// outside it. So a hook that is confined was started inside a tool call
+// (`exec python3 forge.py`, python3 execs the hook), for a CLI whose first
+// prompt's hook was not (shapeUnconfined). cli zero: no CLI is seen above
+// the hook (Codex's sandbox runs the tool call in its own PID namespace,
+// where codex is not seen), only the hook is read. Not read (not Linux,
+// tests without Confined): no verdict.
+func (r *Runner) confinedToolCall(cli ancestry.Process) bool {
+	if c, ok := r.confined(0); !ok || !c {
+		return false
+	}
+	if cli.PID > 0 {
+		// A CLI that runs confined itself hands it to its hooks.
+		if c, ok := r.confined(cli.PID); !ok || c {
+			return false
+		}
+	}
+	return true
+}
+
 // The shapes of a CLI's hooks kept at its first prompt (cliShape).
 const (
 	shapeNotLeader   = "hook-not-leader" // the hook (with its wrappers, hookTop) does not lead its process session
 	shapeStdinSocket = "stdin-socket"    // the hook's stdin is a socket the CLI made
+	shapeUnconfined  = "hook-unconfined" // the hook runs with neither no_new_privs nor a seccomp filter
 )
 
 // cliShape is how the CLI cli started this hook, kept with the CLI at its
@@ -120,6 +146,9 @@ func (r *Runner) cliShape(cli ancestry.Process, chain []ancestry.Process) string
 	}
 	if peer := r.stdinPeer(); peer > 0 && peer == cli.PID {
 		w = append(w, shapeStdinSocket)
+	}
+	if c, ok := r.confined(0); ok && !c {
+		w = append(w, shapeUnconfined)
 	}
 	return strings.Join(w, " ")
 }
@@ -279,6 +308,19 @@ func (r *Runner) stdinPeer() int {
 	return pid
 }
 
+// confined is whether process pid (0: the hook) runs under no_new_privs
+// or a seccomp filter, ok false when not read (Runner.Confined in tests;
+// not read when Ancestors is set without it).
+func (r *Runner) confined(pid int) (confined, ok bool) {
+	if r.Confined != nil {
+		return r.Confined(pid)
+	}
+	if r.Ancestors != nil {
+		return false, false
+	}
+	return ancestry.Confined(pid)
+}
+
 // readable: whether an ancestry without an agent CLI means one (tests set
 // Ancestors, and say so).
 func (r *Runner) readable() bool {
@@ -321,6 +363,10 @@ func (r *Runner) refuseNotFromCLI(ctx context.Context, eng *session.Engine, repo
 		if cli, ok := stdinElsewhere(chain, r.stdinPeer()); ok {
 			a := ancestry.AgentName(cli)
 			learned = append(learned, candidate{shapeStdinSocket, fmt.Sprintf("it ran inside a tool call: its input did not come from %s (pid %d), which hands its hooks their input on a socket it made (the tool call's process replaced itself by the hook)", a, cli.PID), cli})
+		}
+		if cli, ok := ancestry.Agent(chain); ok && r.confinedToolCall(cli) {
+			a := ancestry.AgentName(cli)
+			learned = append(learned, candidate{shapeUnconfined, fmt.Sprintf("it ran inside a sandboxed tool call: the hook runs under no_new_privs or a seccomp filter that %s (pid %d) and its hooks run without (a sandbox that %s puts its tool calls in, which no process can leave)", a, cli.PID, a), cli})
 		}
 		if len(learned) == 0 {
 			// Under its CLI, or a system whose processes are not read.
@@ -368,7 +414,20 @@ func (r *Runner) refuseNotFromCLI(ctx context.Context, eng *session.Engine, repo
 			return nil, err
 		}
 		pid := strings.SplitN(key, ":", 2)[0]
+		confined := false
+		if r.confinedToolCall(ancestry.Process{}) {
+			s, err := eng.CLIShape(ctx, bd.Session.ID, ev.Agent, key)
+			if err != nil {
+				return nil, err
+			}
+			confined = slices.Contains(strings.Fields(s), shapeUnconfined)
+		}
 		switch {
+		case confined:
+			// Any event: a person's prompt is not typed from inside the
+			// agent's sandbox (Codex's runs each tool call in a PID
+			// namespace of its own, where the CLI is not seen).
+			why = fmt.Sprintf("it ran inside a sandboxed tool call: no %s CLI is seen above it (its processes: %s), and it runs under no_new_privs or a seccomp filter that the conversation's CLI (pid %s) ran its hooks without", ev.Agent, ancestry.Names(chain), pid)
 		case !ancestry.Gone(key):
 			why = fmt.Sprintf("no %s CLI runs it (its processes: %s) while the conversation's CLI (pid %s) runs", ev.Agent, ancestry.Names(chain), pid)
 		case ev.Kind == KindPreTool || ev.Kind == KindPostTool:

@@ -98,6 +98,10 @@ type Runner struct {
 	// StdinPeer is the process that made the socket on stdin (tests): 0
 	// none, -1 not read. Nil: read (Linux), or -1 when Ancestors is set.
 	StdinPeer func() int
+	// Confined reports whether process pid (0: the hook itself) runs under
+	// no_new_privs or a seccomp filter (tests); ok false: not read. Nil:
+	// read (Linux), or not read when Ancestors is set.
+	Confined func(pid int) (confined, ok bool)
 
 	once  sync.Once
 	timer *time.Timer

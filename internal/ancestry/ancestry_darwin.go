@@ -76,3 +76,6 @@ func Self() Process { return Process{} }
 
 // StdinPeer: not read here.
 func StdinPeer() (int, bool) { return 0, false }
+
+// Confined: no_new_privs and seccomp are not read here.
+func Confined(int) (confined, ok bool) { return false, false }

@@ -101,3 +101,31 @@ func StdinPeer() (pid int, ok bool) {
 	}
 	return int(cred.Pid), true
 }
+
+// Confined reports whether process pid (0: the current one) runs under
+// no_new_privs or a seccomp filter (/proc/PID/status NoNewPrivs,
+// Seccomp): a sandbox put them there (Codex's for its tool calls), and a
+// process cannot clear either, nor can its children. ok is false when the
+// status was not read.
+func Confined(pid int) (confined, ok bool) {
+	p := "/proc/self/status"
+	if pid > 0 {
+		p = "/proc/" + strconv.Itoa(pid) + "/status"
+	}
+	st, err := os.ReadFile(p)
+	if err != nil {
+		return false, false
+	}
+	seen := 0
+	for _, line := range strings.Split(string(st), "\n") {
+		k, v, found := strings.Cut(line, ":")
+		if !found || k != "NoNewPrivs" && k != "Seccomp" {
+			continue
+		}
+		seen++
+		if v = strings.TrimSpace(v); v != "0" {
+			confined = true
+		}
+	}
+	return confined, seen == 2
+}

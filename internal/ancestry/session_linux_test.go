@@ -63,3 +63,24 @@ func TestSessionOutsideNamespace(t *testing.T) {
 		t.Errorf("a session leader inside the namespace: read session %d for pid %d", sid, pid)
 	}
 }
+
+// TestR58H342Confined: no_new_privs and seccomp are read from
+// /proc/PID/status; a process that is gone is not read.
+func TestR58H342Confined(t *testing.T) {
+	cases := []struct {
+		name string
+		pid  int
+		ok   bool
+	}{
+		{"the current process", 0, true},
+		{"itself by pid", os.Getpid(), true},
+		{"no such process", 1 << 30, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if _, ok := Confined(c.pid); ok != c.ok {
+				t.Errorf("Confined(%d) ok = %v, want %v", c.pid, ok, c.ok)
+			}
+		})
+	}
+}

@@ -190,7 +190,8 @@ func RunCodex(t testing.TB, dir, prompt string, stub *OpenAIStub, env []string, 
 
 // RunCodexIn is RunCodex with the HOME to use (a second run in the same
 // HOME sees the first's rollouts) and extra arguments before the prompt
-// (`resume --last`: `codex exec resume --last PROMPT`).
+// (`resume --last`: `codex exec resume --last PROMPT`), or `--sandbox
+// MODE` to run the tool calls in Codex's sandbox.
 func RunCodexIn(t testing.TB, dir, home, prompt string, stub *OpenAIStub, env []string, timeout time.Duration, sub ...string) CLIResult {
 	t.Helper()
 	bin := FindCLI(t, "codex")
@@ -225,6 +226,14 @@ trust_level = "trusted"
 	}
 	e := agentEnv(home, append([]string{"CODEX_HOME=" + codexHome, "STUB_API_KEY=x"}, env...))
 	args := []string{"exec"}
+	if len(sub) > 1 && sub[0] == "--sandbox" {
+		// Codex's own sandbox for the tool calls (read-only, `codex
+		// exec`'s default; workspace-write, the TUI's in a trusted
+		// project) instead of none.
+		args = append(args, "--skip-git-repo-check", "--sandbox", sub[1],
+			"--dangerously-bypass-hook-trust", "--json", "-C", dir, prompt)
+		return runCLI(t, dir, home, timeout, e, bin, args...)
+	}
 	if len(sub) > 0 {
 		// `codex exec resume` takes no -C: the run's directory is dir
 		args = append(append(args, sub...), "--skip-git-repo-check", "--dangerously-bypass-approvals-and-sandbox",

@@ -58,10 +58,17 @@ else:
     sys.exit("unknown agent " + agent)
 hook = open(word).read().strip()
 sg = shutil.which("sessiongate")
-fd, p = tempfile.mkstemp()
-os.write(fd, json.dumps(payload).encode())
-os.close(fd)
-f = os.open(p, os.O_RDONLY)
+data = json.dumps(payload).encode()
+try:
+    fd, p = tempfile.mkstemp()
+    os.write(fd, data)
+    os.close(fd)
+    f = os.open(p, os.O_RDONLY)
+except OSError:
+    # no writable temp folder (Codex's read-only sandbox): a pipe
+    f, w = os.pipe()
+    os.write(w, data)
+    os.close(w)
 os.dup2(f, 0)
 print("forging", event, "pid", os.getpid(), "ppid", os.getppid(), flush=True)
 if len(sys.argv) > 4 and sys.argv[4] == "sh":
@@ -356,7 +363,13 @@ func TestR57H340CopilotForgedNewConversation(t *testing.T) {
 // its hooks as it starts tool calls (each leads a new session directly
 // under codex, its input on a pipe), so neither the ancestry nor the
 // session tells them apart. OPEN (helper 340 F4): skipped unless
-// SESSIONGATE_PLAY_OPEN=1; it fails while the forgery is taken.
+// SESSIONGATE_PLAY_OPEN=1; it fails while the forgery is taken. Round 58
+// (helper 342) measured this mode (--dangerously-bypass-approvals-and-sandbox,
+// as RunCodex runs Codex): a hook and a tool call's process differ in
+// nothing the process cannot forge (no_new_privs, seccomp, namespaces,
+// cgroup, limits, session, parent all alike; only CODEX_* variables and
+// a /dev/null stdin, which it sets itself). With Codex's sandbox on, the
+// forgery is refused: TestR58H342CodexSandboxedExecForgedHook.
 func TestR57H340CodexExecForgedHook(t *testing.T) {
 	if os.Getenv("SESSIONGATE_PLAY_OPEN") == "" {
 		t.Skip("OPEN (helper 340 F4): Codex's own hooks and a tool call's exec'd process look alike; SESSIONGATE_PLAY_OPEN=1 runs it")

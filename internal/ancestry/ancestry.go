@@ -132,6 +132,9 @@ func codeFlag(a string) bool {
 
 // Names renders the chain for a record: "bash < sshd < systemd".
 func Names(chain []Process) string {
+	if len(chain) == 0 {
+		return "none seen" // the top of its PID namespace (a sandbox's), or /proc unread
+	}
 	names := make([]string, 0, len(chain))
 	for _, p := range chain {
 		names = append(names, p.Name)

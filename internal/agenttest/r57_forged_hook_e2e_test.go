@@ -2,13 +2,9 @@ package agenttest_test
 
 import (
 	"encoding/json"
-	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/sessiongate/sessiongate/internal/agenttest"
 	"github.com/sessiongate/sessiongate/session"
 )
 
@@ -77,18 +73,7 @@ for _ in range(300):
 // violation is recorded.
 func TestR57CopilotForgedHookPayload(t *testing.T) {
 	t.Parallel()
-	py := agenttest.Python3(t)
-	script := filepath.Join(t.TempDir(), "forge.py")
-	if err := os.WriteFile(script, []byte(forgeCopilotHook), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	word := filepath.Join(filepath.Dir(script), "word")
-	if err := os.WriteFile(word, []byte("agent-hook\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	bash := func(cmd string) agenttest.Step {
-		return agenttest.ToolStep("bash", map[string]any{"command": cmd, "description": "run it"})
-	}
+	py, script, word := forgeFiles(t, "forge.py", forgeCopilotHook)
 	cases := []struct {
 		name   string
 		step   string
@@ -102,28 +87,13 @@ func TestR57CopilotForgedHookPayload(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			r := installedRepo(t, "agent_hooks:\n  timeout: 9s\n", "--agent", "copilot")
-			stub := agenttest.StartOpenAIStub(t,
-				bash("git status"),
-				bash("sessiongate session advance --to WORKING"),
-				bash(c.step),
-				agenttest.TextStep("done"), agenttest.TextStep("done"), agenttest.TextStep("done"), agenttest.TextStep("done"))
-			res := agenttest.RunCopilotIn(t, r.dir, t.TempDir(), "add hello.txt", stub, r.env, 0, "--allow-all-paths")
-			reqs := stub.Scripted(t)
-			if len(reqs) < 4 {
-				t.Fatalf("%d of 4 steps used; exit %d\nstdout: %s\nstderr: %s", len(reqs), res.ExitCode, res.Stdout, res.Stderr)
-			}
+			r, reqs := copilotForge(t, c.step)
 			out := reqs[3].NewText()
 			if c.forged && strings.Count(out, "forged ") != 2 {
 				t.Fatalf("the forging script did not run both events:\n%s", out)
 			}
 			show := r.onlySession()
-			var exits []string
-			for _, e := range evidence(show) {
-				if e["origin"] == string(session.OriginObserved) && e["command"] == "sh test.sh" {
-					exits = append(exits, fmt.Sprint(e["exit_code"]))
-				}
-			}
+			exits := observedExits(show, "sh test.sh")
 			vs, _ := json.Marshal(show["violations"])
 			if c.forged {
 				if len(exits) != 0 {

@@ -82,40 +82,14 @@ os.execv(sg, [sg, hook, agent, event])
 // passing `sh test.sh`. No process stands between the hook and Copilot.
 func TestR57H340CopilotExecForgedHook(t *testing.T) {
 	t.Parallel()
-	py := agenttest.Python3(t)
-	dir := t.TempDir()
-	script := filepath.Join(dir, "forge_exec.py")
-	if err := os.WriteFile(script, []byte(forgeExecHook), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	word := filepath.Join(dir, "word")
-	if err := os.WriteFile(word, []byte("agent-hook\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	bash := func(cmd string) agenttest.Step {
-		return agenttest.ToolStep("bash", map[string]any{"command": cmd, "description": "run it"})
-	}
-	r := installedRepo(t, "agent_hooks:\n  timeout: 9s\n", "--agent", "copilot")
-	stub := agenttest.StartOpenAIStub(t,
-		bash("git status"),
-		bash("sessiongate session advance --to WORKING"),
-		bash("exec "+py+" "+script+" "+word+" copilot preToolUse"),
-		bash("exec "+py+" "+script+" "+word+" copilot postToolUse"),
-		agenttest.TextStep("done"), agenttest.TextStep("done"), agenttest.TextStep("done"), agenttest.TextStep("done"))
-	res := agenttest.RunCopilotIn(t, r.dir, t.TempDir(), "add hello.txt", stub, r.env, 0, "--allow-all-paths")
-	reqs := stub.Scripted(t)
-	if len(reqs) < 5 {
-		t.Fatalf("%d of 5 steps used; exit %d\nstdout: %s\nstderr: %s", len(reqs), res.ExitCode, res.Stdout, res.Stderr)
-	}
+	py, script, word := forgeFiles(t, "forge_exec.py", forgeExecHook)
+	r, reqs := copilotForge(t,
+		"exec "+py+" "+script+" "+word+" copilot preToolUse",
+		"exec "+py+" "+script+" "+word+" copilot postToolUse")
 	t.Logf("pre: %s", reqs[3].NewText())
 	t.Logf("post: %s", reqs[4].NewText())
 	show := r.onlySession()
-	var exits []string
-	for _, e := range evidence(show) {
-		if e["origin"] == string(session.OriginObserved) && e["command"] == "sh test.sh" {
-			exits = append(exits, fmt.Sprint(e["exit_code"]))
-		}
-	}
+	exits := observedExits(show, "sh test.sh")
 	vs, _ := json.Marshal(show["violations"])
 	if len(exits) != 0 {
 		t.Errorf("the forged run was recorded as observed (exits %v)", exits)
@@ -165,12 +139,7 @@ func TestR57H340ClaudeExecForgedHook(t *testing.T) {
 			}
 			t.Logf("forge call: %q", srv.Conversation()[3].ToolResults("Bash"))
 			show := r.onlySession()
-			var exits []string
-			for _, e := range evidence(show) {
-				if e["origin"] == string(session.OriginObserved) && e["command"] == "sh test.sh" {
-					exits = append(exits, fmt.Sprint(e["exit_code"]))
-				}
-			}
+			exits := observedExits(show, "sh test.sh")
 			vs, _ := json.Marshal(show["violations"])
 			t.Logf("observed sh test.sh exits %v; violations %s", exits, vs)
 			if len(exits) != 0 {
@@ -244,31 +213,9 @@ print("waiting for", cli, "session", sid)
 // ended, is refused (a prompt, stop or end may still be a person's).
 func TestR57H340CopilotForgedAfterCLIExit(t *testing.T) {
 	t.Parallel()
-	py := agenttest.Python3(t)
-	dir := t.TempDir()
-	script := filepath.Join(dir, "forge_after.py")
-	if err := os.WriteFile(script, []byte(forgeAfterExit), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	word := filepath.Join(dir, "word")
-	if err := os.WriteFile(word, []byte("agent-hook\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	out := filepath.Join(dir, "out")
-	bash := func(cmd string) agenttest.Step {
-		return agenttest.ToolStep("bash", map[string]any{"command": cmd, "description": "run it"})
-	}
-	r := installedRepo(t, "agent_hooks:\n  timeout: 9s\n", "--agent", "copilot")
-	stub := agenttest.StartOpenAIStub(t,
-		bash("git status"),
-		bash("sessiongate session advance --to WORKING"),
-		bash(py+" "+script+" "+word+" "+out),
-		agenttest.TextStep("done"), agenttest.TextStep("done"), agenttest.TextStep("done"), agenttest.TextStep("done"))
-	res := agenttest.RunCopilotIn(t, r.dir, t.TempDir(), "add hello.txt", stub, r.env, 0, "--allow-all-paths")
-	reqs := stub.Scripted(t)
-	if len(reqs) < 4 {
-		t.Fatalf("%d of 4 steps used; exit %d\nstdout: %s\nstderr: %s", len(reqs), res.ExitCode, res.Stdout, res.Stderr)
-	}
+	py, script, word := forgeFiles(t, "forge_after.py", forgeAfterExit)
+	out := filepath.Join(filepath.Dir(script), "out")
+	r, reqs := copilotForge(t, py+" "+script+" "+word+" "+out)
 	var forged []byte
 	for i := 0; i < 300 && forged == nil; i++ {
 		forged, _ = os.ReadFile(out)
@@ -281,12 +228,7 @@ func TestR57H340CopilotForgedAfterCLIExit(t *testing.T) {
 		t.Fatalf("the forger did not run both events: %q", forged)
 	}
 	show := r.onlySession()
-	var exits []string
-	for _, e := range evidence(show) {
-		if e["origin"] == string(session.OriginObserved) && e["command"] == "sh test.sh" {
-			exits = append(exits, fmt.Sprint(e["exit_code"]))
-		}
-	}
+	exits := observedExits(show, "sh test.sh")
 	vs, _ := json.Marshal(show["violations"])
 	t.Logf("state %v; violations %s", show["session"].(map[string]any)["state"], vs)
 	if len(exits) != 0 {
@@ -302,32 +244,9 @@ func TestR57H340CopilotForgedAfterCLIExit(t *testing.T) {
 // (HOOK_NOT_FROM_CLI), nothing observed in any session.
 func TestR57H340CopilotForgedNewConversation(t *testing.T) {
 	t.Parallel()
-	py := agenttest.Python3(t)
-	dir := t.TempDir()
-	script := filepath.Join(dir, "forge_after.py")
-	if err := os.WriteFile(script, []byte(forgeAfterExit), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	word := filepath.Join(dir, "word")
-	if err := os.WriteFile(word, []byte("agent-hook\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	out := filepath.Join(dir, "out")
-	bash := func(cmd string) agenttest.Step {
-		return agenttest.ToolStep("bash", map[string]any{"command": cmd, "description": "run it"})
-	}
-	r := installedRepo(t, "agent_hooks:\n  timeout: 9s\n", "--agent", "copilot")
-	stub := agenttest.StartOpenAIStub(t,
-		bash("git status"),
-		bash("sessiongate session advance --to WORKING"),
-		bash(py+" "+script+" "+word+" "+out+" new"),
-		bash("sleep 3"),
-		agenttest.TextStep("done"), agenttest.TextStep("done"), agenttest.TextStep("done"), agenttest.TextStep("done"))
-	res := agenttest.RunCopilotIn(t, r.dir, t.TempDir(), "add hello.txt", stub, r.env, 0, "--allow-all-paths")
-	reqs := stub.Scripted(t)
-	if len(reqs) < 5 {
-		t.Fatalf("%d of 5 steps used; exit %d\nstdout: %s\nstderr: %s", len(reqs), res.ExitCode, res.Stdout, res.Stderr)
-	}
+	py, script, word := forgeFiles(t, "forge_after.py", forgeAfterExit)
+	out := filepath.Join(filepath.Dir(script), "out")
+	r, _ := copilotForge(t, py+" "+script+" "+word+" "+out+" new", "sleep 3")
 	forged, _ := os.ReadFile(out)
 	t.Logf("forger: %s", forged)
 	if strings.Count(string(forged), "forged ") != 4 {
@@ -402,12 +321,7 @@ func TestR57H340CodexExecForgedHook(t *testing.T) {
 	}
 	t.Logf("pre: %.600s\npost: %.600s", reqs[3].NewText(), reqs[4].NewText())
 	show := r.onlySession()
-	var exits []string
-	for _, e := range evidence(show) {
-		if e["origin"] == string(session.OriginObserved) && e["command"] == "sh test.sh" {
-			exits = append(exits, fmt.Sprint(e["exit_code"]))
-		}
-	}
+	exits := observedExits(show, "sh test.sh")
 	vs, _ := json.Marshal(show["violations"])
 	t.Logf("observed sh test.sh exits %v; violations %s", exits, vs)
 	if slices.Contains(exits, "0") {
@@ -497,12 +411,7 @@ func TestR57H340CopilotNestedForward(t *testing.T) {
 		t.Logf("request %d: %.700s", i, reqs[i].NewText())
 	}
 	show := r.onlySession()
-	var exits []string
-	for _, e := range evidence(show) {
-		if e["origin"] == string(session.OriginObserved) && e["command"] == "sh test.sh" {
-			exits = append(exits, fmt.Sprint(e["exit_code"]))
-		}
-	}
+	exits := observedExits(show, "sh test.sh")
 	vs, _ := json.Marshal(show["violations"])
 	t.Logf("observed sh test.sh exits %v; violations %s", exits, vs)
 	if slices.Contains(exits, "0") {

@@ -2,13 +2,9 @@ package agenttest_test
 
 import (
 	"encoding/json"
-	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/sessiongate/sessiongate/internal/agenttest"
 	"github.com/sessiongate/sessiongate/session"
 )
 
@@ -19,40 +15,14 @@ import (
 // the shape of Copilot's own.
 func TestR57H341CopilotExecForgedHookSh(t *testing.T) {
 	t.Parallel()
-	py := agenttest.Python3(t)
-	dir := t.TempDir()
-	script := filepath.Join(dir, "forge_exec.py")
-	if err := os.WriteFile(script, []byte(forgeExecHook), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	word := filepath.Join(dir, "word")
-	if err := os.WriteFile(word, []byte("agent-hook\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	bash := func(cmd string) agenttest.Step {
-		return agenttest.ToolStep("bash", map[string]any{"command": cmd, "description": "run it"})
-	}
-	r := installedRepo(t, "agent_hooks:\n  timeout: 9s\n", "--agent", "copilot")
-	stub := agenttest.StartOpenAIStub(t,
-		bash("git status"),
-		bash("sessiongate session advance --to WORKING"),
-		bash("exec "+py+" "+script+" "+word+" copilot preToolUse sh"),
-		bash("exec "+py+" "+script+" "+word+" copilot postToolUse sh"),
-		agenttest.TextStep("done"), agenttest.TextStep("done"), agenttest.TextStep("done"), agenttest.TextStep("done"))
-	res := agenttest.RunCopilotIn(t, r.dir, t.TempDir(), "add hello.txt", stub, r.env, 0, "--allow-all-paths")
-	reqs := stub.Scripted(t)
-	if len(reqs) < 5 {
-		t.Fatalf("%d of 5 steps used; exit %d\nstdout: %s\nstderr: %s", len(reqs), res.ExitCode, res.Stdout, res.Stderr)
-	}
+	py, script, word := forgeFiles(t, "forge_exec.py", forgeExecHook)
+	r, reqs := copilotForge(t,
+		"exec "+py+" "+script+" "+word+" copilot preToolUse sh",
+		"exec "+py+" "+script+" "+word+" copilot postToolUse sh")
 	t.Logf("pre: %s", reqs[3].NewText())
 	t.Logf("post: %s", reqs[4].NewText())
 	show := r.onlySession()
-	var exits []string
-	for _, e := range evidence(show) {
-		if e["origin"] == string(session.OriginObserved) && e["command"] == "sh test.sh" {
-			exits = append(exits, fmt.Sprint(e["exit_code"]))
-		}
-	}
+	exits := observedExits(show, "sh test.sh")
 	vs, _ := json.Marshal(show["violations"])
 	if len(exits) != 0 {
 		t.Errorf("the forged run was recorded as observed (exits %v)", exits)

@@ -2,7 +2,6 @@ package agenttest_test
 
 import (
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -55,12 +54,7 @@ func TestR58H342CodexSandboxedExecForgedHook(t *testing.T) {
 			}
 			t.Logf("pre: %.900s\npost: %.900s", reqs[3].NewText(), reqs[4].NewText())
 			show := r.onlySession()
-			var exits []string
-			for _, e := range evidence(show) {
-				if e["origin"] == string(session.OriginObserved) && e["command"] == "sh test.sh" {
-					exits = append(exits, fmt.Sprint(e["exit_code"]))
-				}
-			}
+			exits := observedExits(show, "sh test.sh")
 			vs, _ := json.Marshal(show["violations"])
 			t.Logf("observed sh test.sh exits %v; violations %s", exits, vs)
 			if slices.Contains(exits, "0") {

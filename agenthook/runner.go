@@ -589,9 +589,23 @@ func (r *Runner) act(ctx context.Context, eng *session.Engine, cfg *config.Confi
 			return nil, err
 		}
 	}
-	if ev.Transcript != "" && bd.Session != nil && nestedWitness(chain()) == "" {
-		// (A nested CLI's transcript is its own word, as its statuses are.)
-		r.bindTranscript(ctx, eng, repo, ev, bd.Session.ID)
+	// Why the CLI running this hook is no witness of the conversation's
+	// tool calls ("" when it is one), asked at most once.
+	var unwitnessed func() (string, error)
+	if bd.Session != nil {
+		sid := bd.Session.ID
+		unwitnessed = sync.OnceValues(func() (string, error) { return r.unwitnessed(ctx, eng, sid, ev, chain()) })
+	}
+	if ev.Transcript != "" && bd.Session != nil {
+		why, err := unwitnessed()
+		if err != nil {
+			return nil, err
+		}
+		if why == "" {
+			// (A nested CLI's transcript is its own word, as its
+			// statuses are.)
+			r.bindTranscript(ctx, eng, repo, ev, bd.Session.ID)
+		}
 	}
 	if ev.Kind != KindPostTool {
 		// A shell call's own post-tool hook judges its commits below,
@@ -843,14 +857,17 @@ func (r *Runner) act(ctx context.Context, eng *session.Engine, cfg *config.Confi
 		if ev.Agent != "cursor" {
 			req.ToolID = ev.ToolID // its start, from PreToolUse/BeforeTool
 		}
-		if why := nestedWitness(chain()); why != "" {
+		why, err := unwitnessed()
+		if err != nil {
+			return nil, err
+		}
+		if why != "" {
 			// Kept (its pre-tool event was judged as any), its status
-			// unknown: see nestedWitness.
+			// unknown: see nestedWitness, Runner.unwitnessed.
 			req.Unwitnessed = why
 			a.Notice = "sessiongate: this run's exit status is not taken as observed: " + why
 		}
-		_, err := eng.RecordObserved(ctx, req)
-		if err != nil {
+		if _, err := eng.RecordObserved(ctx, req); err != nil {
 			return nil, err
 		}
 	case KindStop:
@@ -1216,4 +1233,28 @@ func nestedWitness(chain []ancestry.Process) string {
 	}
 	cli, _ := ancestry.Agent(chain)
 	return fmt.Sprintf("%s (pid %d) that reported it runs inside a tool call of %s (pid %d), and a CLI the agent's shell started is not a witness (run the command in the agent's own tool call)", cli.Name, cli.PID, ancestry.AgentName(outer), outer.PID)
+}
+
+// unwitnessed says why the agent CLI running this hook is no witness of
+// the conversation's tool calls' outcomes ("" when it is one): it runs
+// inside another agent CLI's tool call (nestedWitness), or another CLI
+// process the conversation's prompts came from earlier still runs
+// (session.EarlierLiveCLI): a program the agent's shell started, named
+// like the CLI and detached (setsid, a double fork), has no agent above
+// it, so nestedWitness took it for the conversation's own CLI and its
+// made-up passing run was recorded as observed (helper 343).
+func (r *Runner) unwitnessed(ctx context.Context, eng *session.Engine, sessionID string, ev *Event, chain []ancestry.Process) (string, error) {
+	if why := nestedWitness(chain); why != "" {
+		return why, nil
+	}
+	cli, ok := ancestry.Agent(chain)
+	if !ok || cli.Start == 0 || ev.Agent == "cursor" {
+		return "", nil
+	}
+	other, err := eng.EarlierLiveCLI(ctx, sessionID, ev.Agent, ev.AgentSession, cli.Key(), ancestry.Gone)
+	if err != nil || other == "" {
+		return "", err
+	}
+	pid, _, _ := strings.Cut(other, ":")
+	return fmt.Sprintf("%s (pid %d) that reported it is not the conversation's CLI (pid %s, which still runs), and a CLI the agent's shell started is not a witness (run the command in the agent's own tool call)", cli.Name, cli.PID, pid), nil
 }

@@ -88,3 +88,36 @@ func (e *Engine) addViolation(ctx context.Context, sessionID, severity, code, ms
 	e.publishViolations(ctx, sessionID, v)
 	return v, nil
 }
+
+// EarlierLiveCLI returns a CLI process kept for agent's conversation
+// agentSession in the session before cli was (or at all, when cli never
+// was) that is not cli and still runs (gone reports that it ended), ""
+// when there is none. The conversation's CLI is the first one its prompts
+// came from: another process that says it runs the conversation's tool
+// calls while that one still runs (a program the agent's shell started,
+// named like the CLI and detached from every ancestor, so no agent CLI is
+// above it: helper 343) is no witness of them. A SessionEnd kept for it is
+// not read: one can be sent in its name (cliEnded), and a CLI that
+// really ended is gone.
+func (e *Engine) EarlierLiveCLI(ctx context.Context, sessionID, agent, agentSession, cli string, gone func(string) bool) (string, error) {
+	if agentSession == "" || cli == "" || gone == nil {
+		return "", nil
+	}
+	evs, err := e.Store.EventsWith(ctx, sessionID, cliToken(agent))
+	if err != nil {
+		return "", fmt.Errorf("read the session's agent CLIs: %w", err)
+	}
+	for _, ev := range evs {
+		f := strings.Fields(ev.Detail)
+		if len(f) < 2 || f[1] != agentSession {
+			continue
+		}
+		if f[0] == cli {
+			return "", nil
+		}
+		if !gone(f[0]) {
+			return f[0], nil
+		}
+	}
+	return "", nil
+}

@@ -1,0 +1,153 @@
+package agenthook_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sessiongate/sessiongate/internal/ancestry"
+)
+
+// detachPy runs its arguments detached from every ancestor (a new
+// session, double fork: the grandchild is re-parented to init), relaying
+// the grandchild's stdout: `setsid -f` that waits.
+const detachPy = `import os, sys
+r, w = os.pipe()
+pid = os.fork()
+if pid == 0:
+    os.close(r)
+    os.setsid()
+    if os.fork() == 0:
+        os.dup2(w, 1)
+        os.close(w)
+        os.execv(sys.argv[1], sys.argv[1:])
+    os._exit(0)
+os.close(w)
+os.waitpid(pid, 0)
+out = b""
+while True:
+    b = os.read(r, 65536)
+    if not b:
+        break
+    out += b
+sys.stdout.buffer.write(out)
+`
+
+// TestR58H343DetachedCLINoWitness (helper 343): a "CLI" the agent's shell
+// started and detached (setsid and a double fork: it is re-parented to
+// init) has no agent above it, so nestedWitness took it for the
+// conversation's own CLI and its made-up pair for the conversation was
+// recorded as observed, exit 0, while the conversation's CLI still ran.
+// Now a CLI other than the one the conversation's prompts came from,
+// while that one still runs, is no witness either: its run is kept with
+// status unknown. A detached CLI that sends a prompt first does not make
+// itself the witness. Honest twin: the conversation's own CLI's hook.
+func TestR58H343DetachedCLINoWitness(t *testing.T) {
+	if p, ok := ancestry.Agent(ancestry.Chain()); ok {
+		t.Skipf("the tests run under an agent CLI (%s): every hook here is nested", p.Name)
+	}
+	if !ancestry.Readable() {
+		t.Skip("no process ancestry here")
+	}
+	dir := t.TempDir()
+	cli := filepath.Join(dir, "claude")
+	writeFakeClaudeLines(t, cli)
+	fake := filepath.Join(dir, "fake", "claude")
+	if err := os.MkdirAll(filepath.Dir(fake), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeFakeClaude(t, fake)
+	detach := filepath.Join(dir, "detach.py")
+	if err := os.WriteFile(detach, []byte(detachPy), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name              string
+		lazy, promptFirst bool
+		newConversation   bool // OPEN
+	}{
+		{"honest: the conversation's CLI's own hooks", false, false, false},
+		{"lazy: a detached CLI under no agent", true, false, false},
+		{"lazy: a detached CLI that sends a prompt first", true, true, false},
+		{"lazy: a detached CLI that plays a conversation of its own", true, true, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if c.newConversation && os.Getenv("SESSIONGATE_PLAY_OPEN") == "" {
+				t.Skip("OPEN (helper 343): a detached process named like the CLI that plays a new conversation is its witness; SESSIONGATE_PLAY_OPEN=1 runs it")
+			}
+			r := newRepo(t, "agent_hooks:\n  timeout: 30s\n")
+			sid := "0199aaaa-bbbb-7ccc-8ddd-eeeeffff0343"
+			r.hook("claude", "SessionStart", golden(t, r, "claude", "SessionStart", sid))
+			s := r.active()
+			tmp := t.TempDir()
+			file := func(name string, p map[string]any) string {
+				b, _ := json.Marshal(p)
+				f := filepath.Join(tmp, name+".json")
+				if err := os.WriteFile(f, b, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return f
+			}
+			prompt := file("prompt", golden(t, r, "claude", "UserPromptSubmit", sid))
+			fsid := sid // the session id the lazy CLI's events carry
+			if c.newConversation {
+				fsid = "0199aaaa-bbbb-7ccc-8ddd-eeeeffff1343"
+			}
+			start := file("start", golden(t, r, "claude", "SessionStart", fsid))
+			fprompt := file("fprompt", golden(t, r, "claude", "UserPromptSubmit", fsid))
+			pre := file("pre", golden(t, r, "claude", "PreToolUse-Bash", fsid))
+			post := file("post", golden(t, r, "claude", "PostToolUse-Bash", fsid))
+			// The conversation's CLI (one process, alive throughout) sends
+			// the prompt, then its tool call runs the lines below.
+			lines := []string{fmt.Sprintf("'%s' agent-hook claude UserPromptSubmit < '%s' > /dev/null", binary, prompt)}
+			outFile := filepath.Join(tmp, "post.out")
+			if c.lazy {
+				run := func(event, in, out string) string {
+					return fmt.Sprintf("python3 '%s' '%s' '%s' agent-hook claude %s < '%s' > '%s'", detach, fake, binary, event, in, out)
+				}
+				if c.newConversation {
+					lines = append(lines, run("SessionStart", start, "/dev/null"))
+				}
+				if c.promptFirst {
+					lines = append(lines, run("UserPromptSubmit", fprompt, "/dev/null"))
+				}
+				lines = append(lines, run("PreToolUse", pre, "/dev/null"), run("PostToolUse", post, outFile))
+			} else {
+				lines = append(lines, fmt.Sprintf("'%s' agent-hook claude PreToolUse < '%s' > /dev/null", binary, pre),
+					fmt.Sprintf("'%s' agent-hook claude PostToolUse < '%s'", binary, post))
+			}
+			script := filepath.Join(tmp, "script")
+			if err := os.WriteFile(script, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			res := r.run(r.root, nil, nil, cli, script)
+			if res.code != 0 {
+				t.Fatalf("exit %d\n%s%s", res.code, res.out, res.err)
+			}
+			out := res.out
+			if c.lazy {
+				b, _ := os.ReadFile(outFile)
+				out = string(b)
+			}
+			evs, err := r.db().ListEvidence(context.Background(), s.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(evs) != 1 || evs[0].Command != "true" || evs[0].ExitCode == nil {
+				t.Fatalf("evidence %+v, want the one run of true (answer %s)", evs, out)
+			}
+			got := *evs[0].ExitCode
+			if c.lazy {
+				if got != -1 || !strings.Contains(evs[0].Ref, "not witnessed") || !strings.Contains(out, "not taken as observed") {
+					t.Errorf("detached: exit %d, ref %q, answer %s; want -1, not witnessed, said", got, evs[0].Ref, out)
+				}
+			} else if got != 0 || strings.Contains(out, "not taken") {
+				t.Errorf("honest: exit %d, answer %s; want 0, nothing said", got, out)
+			}
+		})
+	}
+}

@@ -1013,6 +1013,9 @@ func nestedAgent(chain []ancestry.Process) (ancestry.Process, bool) {
 			if j < len(chain) && launcher(chain[j], chain[i]) {
 				j++ // the same CLI's npm launcher, not a second agent
 			}
+			for j < len(chain) && wrapperScript(chain[j], chain[j-1]) {
+				j++ // a script named as the CLI that started it
+			}
 			return ancestry.Agent(chain[j:])
 		}
 	}
@@ -1035,6 +1038,32 @@ func launcher(parent, child ancestry.Process) bool {
 		return false
 	}
 	return !jsRuntimes[strings.ToLower(child.Name)] || relaunch(parent, child)
+}
+
+// wrapperScript reports whether parent is a shell running a script named
+// as the CLI child is (or starts): a person's ~/bin/claude that sets the
+// environment and runs the real CLI without exec, a version manager's
+// shell shim. Linux names a script's process after the script, so it
+// reads as an agent CLI, and every honest hook under it as a nested
+// CLI's, its runs unwitnessed (helper 343). Skipping it only looks
+// further up: the same script run from an agent's shell still has that
+// agent above it. A shell's -c line is no script (an agent's tool call).
+func wrapperScript(parent, child ancestry.Process) bool {
+	name := ancestry.AgentName(child)
+	if name == "" || ancestry.AgentName(parent) != name {
+		return false
+	}
+	args := strings.Fields(parent.Args)
+	if len(args) < 2 || !hookShells[strings.ToLower(path.Base(args[0]))] {
+		return false
+	}
+	i := 1
+	for ; i < len(args) && strings.HasPrefix(args[i], "-"); i++ {
+		if !strings.HasPrefix(args[i], "--") && strings.Contains(args[i], "c") {
+			return false
+		}
+	}
+	return i < len(args) && strings.ToLower(path.Base(args[i])) == name
 }
 
 // relaunch reports whether child is its parent CLI started again under

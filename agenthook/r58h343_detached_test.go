@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -45,7 +46,11 @@ sys.stdout.buffer.write(out)
 // Now a CLI other than the one the conversation's prompts came from,
 // while that one still runs, is no witness either: its run is kept with
 // status unknown. A detached CLI that sends a prompt first does not make
-// itself the witness. Honest twin: the conversation's own CLI's hook.
+// itself the witness. In a PID namespace of its own (`unshare --user
+// --pid --fork --mount-proc`, any user's where user namespaces are
+// allowed) every process outside reads as gone: a CLI kept from another
+// PID namespace is taken to run. Honest twin: the conversation's own
+// CLI's hook.
 func TestR58H343DetachedCLINoWitness(t *testing.T) {
 	if p, ok := ancestry.Agent(ancestry.Chain()); ok {
 		t.Skipf("the tests run under an agent CLI (%s): every hook here is nested", p.Name)
@@ -69,13 +74,20 @@ func TestR58H343DetachedCLINoWitness(t *testing.T) {
 		name              string
 		lazy, promptFirst bool
 		newConversation   bool // OPEN
+		pidns             bool // in a PID namespace of its own (unshare)
 	}{
-		{"honest: the conversation's CLI's own hooks", false, false, false},
-		{"lazy: a detached CLI under no agent", true, false, false},
-		{"lazy: a detached CLI that sends a prompt first", true, true, false},
-		{"lazy: a detached CLI that plays a conversation of its own", true, true, true},
+		{"honest: the conversation's CLI's own hooks", false, false, false, false},
+		{"lazy: a detached CLI under no agent", true, false, false, false},
+		{"lazy: a detached CLI that sends a prompt first", true, true, false, false},
+		{"lazy: a detached CLI that plays a conversation of its own", true, true, true, false},
+		{"lazy: a CLI in a PID namespace of its own", true, true, false, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
+			if c.pidns {
+				if err := exec.Command("unshare", "--user", "--map-root-user", "--pid", "--fork", "--mount-proc", "true").Run(); err != nil {
+					t.Skipf("no PID namespace of one's own here: %v", err)
+				}
+			}
 			if c.newConversation && os.Getenv("SESSIONGATE_PLAY_OPEN") == "" {
 				t.Skip("OPEN (helper 343): a detached process named like the CLI that plays a new conversation is its witness; SESSIONGATE_PLAY_OPEN=1 runs it")
 			}
@@ -107,6 +119,10 @@ func TestR58H343DetachedCLINoWitness(t *testing.T) {
 			outFile := filepath.Join(tmp, "post.out")
 			if c.lazy {
 				run := func(event, in, out string) string {
+					if c.pidns {
+						// sh is the namespace's init, the "CLI" under it.
+						return fmt.Sprintf(`unshare --user --map-root-user --pid --fork --mount-proc sh -c '"$0" "$@"; exit $?' '%s' '%s' agent-hook claude %s < '%s' > '%s'`, fake, binary, event, in, out)
+					}
 					return fmt.Sprintf("python3 '%s' '%s' '%s' agent-hook claude %s < '%s' > '%s'", detach, fake, binary, event, in, out)
 				}
 				if c.newConversation {

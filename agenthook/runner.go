@@ -572,6 +572,7 @@ func (r *Runner) act(ctx context.Context, eng *session.Engine, cfg *config.Confi
 			req.Mark = false
 		} else if p, ok := ancestry.Agent(chain); ok && p.Start != 0 {
 			req.CLI, req.CLIGone, req.CLIShape = p.Key(), ancestry.Gone, r.cliShape(p, chain)
+			req.CLINamespace = ancestry.PIDNamespace()
 		}
 	}
 	if ev.Kind == KindEnd {
@@ -1280,7 +1281,7 @@ func (r *Runner) unwitnessed(ctx context.Context, eng *session.Engine, sessionID
 	if !ok || cli.Start == 0 || ev.Agent == "cursor" {
 		return "", nil
 	}
-	other, err := eng.EarlierLiveCLI(ctx, sessionID, ev.Agent, ev.AgentSession, cli.Key(), ancestry.Gone)
+	other, err := eng.EarlierLiveCLI(ctx, sessionID, ev.Agent, ev.AgentSession, cli.Key(), ancestry.PIDNamespace(), ancestry.Gone)
 	if err != nil || other == "" {
 		return "", err
 	}

@@ -103,6 +103,10 @@ type AgentBindRequest struct {
 	// SessionEnd (killed) continues that CLI's turn (clivanished.go).
 	CLI     string
 	CLIGone func(string) bool
+	// CLINamespace is that CLI's PID namespace ("" unknown), kept with
+	// it: from another one it is not seen, so not known to have ended
+	// (EarlierLiveCLI).
+	CLINamespace string
 	// CLIShape is how that CLI started this hook (words, agenthook's
 	// shapes), kept with the CLI: a later hook of it in another shape was
 	// not started by it (CLIShape).

@@ -218,7 +218,7 @@ func (e *Engine) keepCLI(ctx context.Context, w Writer, sessionID string, req Ag
 			return err
 		}
 	}
-	if err := w.AppendEvent(ctx, &Event{SessionID: sessionID, Token: cliToken(req.Agent), Detail: truncate(req.CLI+" "+req.AgentSession, 300), CreatedAt: now}); err != nil {
+	if err := w.AppendEvent(ctx, &Event{SessionID: sessionID, Token: cliToken(req.Agent), Detail: truncate(strings.TrimSpace(req.CLI+" "+req.AgentSession+" "+req.CLINamespace), 300), CreatedAt: now}); err != nil {
 		return err
 	}
 	if shape := strings.Join(strings.Fields(req.CLIShape), " "); shape != "" {

@@ -99,7 +99,11 @@ func (e *Engine) addViolation(ctx context.Context, sessionID, severity, code, ms
 // above it: helper 343) is no witness of them. A SessionEnd kept for it is
 // not read: one can be sent in its name (cliEnded), and a CLI that
 // really ended is gone.
-func (e *Engine) EarlierLiveCLI(ctx context.Context, sessionID, agent, agentSession, cli string, gone func(string) bool) (string, error) {
+//
+// ns is the reader's PID namespace: a CLI kept from another one is not
+// seen from here, so it is taken to run (a process in a PID namespace of
+// its own, where every process outside reads as gone).
+func (e *Engine) EarlierLiveCLI(ctx context.Context, sessionID, agent, agentSession, cli, ns string, gone func(string) bool) (string, error) {
 	if agentSession == "" || cli == "" || gone == nil {
 		return "", nil
 	}
@@ -115,7 +119,7 @@ func (e *Engine) EarlierLiveCLI(ctx context.Context, sessionID, agent, agentSess
 		if f[0] == cli {
 			return "", nil
 		}
-		if !gone(f[0]) {
+		if len(f) > 2 && f[2] != ns || !gone(f[0]) {
 			return f[0], nil
 		}
 	}

@@ -79,3 +79,6 @@ func StdinPeer() (int, bool) { return 0, false }
 
 // Confined: no_new_privs and seccomp are not read here.
 func Confined(int) (confined, ok bool) { return false, false }
+
+// PIDNamespace: macOS has none.
+func PIDNamespace() string { return "" }

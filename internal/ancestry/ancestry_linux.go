@@ -129,3 +129,16 @@ func Confined(pid int) (confined, ok bool) {
 	}
 	return confined, seen == 2
 }
+
+// PIDNamespace names this process's PID namespace ("pid:[N]", "" when
+// unknown). A process in another one is not seen in this one's /proc: to
+// a reader in a namespace of its own (`unshare --user --pid --fork
+// --mount-proc`, allowed to any user where user namespaces are), every
+// process outside it reads as Gone (helper 343).
+func PIDNamespace() string {
+	ns, err := os.Readlink("/proc/self/ns/pid")
+	if err != nil || strings.ContainsAny(ns, " \t\n") {
+		return ""
+	}
+	return ns
+}

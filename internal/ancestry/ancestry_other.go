@@ -20,3 +20,6 @@ func StdinPeer() (int, bool) { return 0, false }
 
 // Confined: no_new_privs and seccomp are not read here.
 func Confined(int) (confined, ok bool) { return false, false }
+
+// PIDNamespace: not read here.
+func PIDNamespace() string { return "" }

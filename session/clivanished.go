@@ -218,7 +218,7 @@ func (e *Engine) keepCLI(ctx context.Context, w Writer, sessionID string, req Ag
 			return err
 		}
 	}
-	if err := w.AppendEvent(ctx, &Event{SessionID: sessionID, Token: cliToken(req.Agent), Detail: truncate(strings.TrimSpace(req.CLI+" "+req.AgentSession+" "+req.CLINamespace), 300), CreatedAt: now}); err != nil {
+	if err := w.AppendEvent(ctx, &Event{SessionID: sessionID, Token: cliToken(req.Agent), Detail: truncate(cliDetail(req), 300), CreatedAt: now}); err != nil {
 		return err
 	}
 	if shape := strings.Join(strings.Fields(req.CLIShape), " "); shape != "" {
@@ -312,4 +312,15 @@ func (e *Engine) settleVanishedCalls(ctx context.Context, sessionID string) erro
 		}
 	}
 	return nil
+}
+
+// cliDetail is a kept CLI's event detail: "KEY CONVERSATION [PIDNS]". The
+// namespace only after a conversation id: read by position, it would be
+// taken for one (newestCLI, EarlierLiveCLI).
+func cliDetail(req AgentBindRequest) string {
+	d := req.CLI + " " + req.AgentSession
+	if req.AgentSession != "" && req.CLINamespace != "" {
+		d += " " + req.CLINamespace
+	}
+	return strings.TrimSpace(d)
 }

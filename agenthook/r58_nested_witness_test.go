@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/sessiongate/sessiongate/internal/ancestry"
+	"github.com/sessiongate/sessiongate/session"
 )
 
 // TestR58NestedCLINoWitness (round 58; helper 341's open HIGH and helper
@@ -59,6 +60,15 @@ func TestR58NestedCLINoWitness(t *testing.T) {
 				t.Errorf("a write of the protocol was not denied: %s", out)
 			}
 			hook("PreToolUse", golden(t, r, "claude", "PreToolUse-Bash", sid))
+			// The call's witness (a transcript line of it counts only with
+			// one) is kept from the CLI's own hook only.
+			calls, err := r.db().EventsWith(context.Background(), s.ID, session.TokenAgentCall)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := map[bool]int{false: 1}[c.nested]; len(calls) != want {
+				t.Errorf("%d call witnesses kept, want %d", len(calls), want)
+			}
 			out := hook("PostToolUse", golden(t, r, "claude", "PostToolUse-Bash", sid))
 			evs, err := r.db().ListEvidence(context.Background(), s.ID)
 			if err != nil {

@@ -697,10 +697,23 @@ func (r *Runner) act(ctx context.Context, eng *session.Engine, cfg *config.Confi
 			a.Context = eng.AgentSummary(ctx, bd)
 		}
 	case KindPreTool:
+		// A call's witness (its id and input digest: a transcript line
+		// of it counts only with one) is kept only from a CLI that is a
+		// witness (Runner.unwitnessed): a nested or detached CLI's call
+		// would otherwise vouch for a line written into the outer
+		// conversation's transcript (helper 343's lead).
+		keepWitness := witnessed(ev) && bd.Session != nil
+		if keepWitness {
+			why, err := unwitnessed()
+			if err != nil {
+				return nil, err
+			}
+			keepWitness = why == ""
+		}
 		if ev.Tool.Kind == session.ToolRead {
 			// A read is never denied: its hook only keeps the witness, so
 			// the hook process per read stays one transaction.
-			if witnessed(ev) && bd.Session != nil {
+			if keepWitness {
 				if err := eng.AgentToolCall(ctx, bd.Session.ID, ev.Agent, ev.ToolID, ev.Tool.Name, ev.ToolDigest, false); err != nil {
 					return nil, err
 				}
@@ -738,7 +751,7 @@ func (r *Runner) act(ctx context.Context, eng *session.Engine, cfg *config.Confi
 		// a shell call from here (Cursor reports one).
 		timed := ev.Tool.Kind == session.ToolShell && ah.Observe && bd.Session != nil && ev.ToolID != "" && ev.Agent != "cursor"
 		switch {
-		case witnessed(ev) && bd.Session != nil:
+		case keepWitness:
 			// One transaction keeps the witness and the start.
 			if err := eng.AgentToolCall(ctx, bd.Session.ID, ev.Agent, ev.ToolID, ev.Tool.Name, ev.ToolDigest, timed); err != nil {
 				return nil, err

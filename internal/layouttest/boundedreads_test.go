@@ -34,7 +34,7 @@ var unboundedReads = map[string]struct {
 	"hooks/txn.go":                        {2, "install's undo copies, run by a person"},
 	"internal/agenttest/claudestream.go":  {1, "test helper"},
 	"internal/agenttest/openai.go":        {1, "test helper"},
-	"internal/ancestry/ancestry_linux.go": {2, "/proc/<pid>/stat and cmdline: the kernel's"},
+	"internal/ancestry/ancestry_linux.go": {3, "/proc/<pid>/stat, cmdline and status: the kernel's"},
 	"internal/npmtest/npmtest.go":         {1, "test helper"},
 	"internal/pgtest/pgtest.go":           {1, "test helper"},
 	"internal/release/main.go":            {2, "release tooling, run by a maintainer"},

@@ -71,3 +71,32 @@ func observedExits(show map[string]any, command string) []string {
 	}
 	return exits
 }
+
+// codexExecForge runs the real Codex CLI (args: `--sandbox MODE`, or none
+// for the tests' default, the sandbox off) whose tool calls are `exec
+// python3 forge_exec.py WORD codex EVENT`, pre then post: python3 execs
+// the hook with a made-up passing `sh test.sh`. It returns the repository
+// and the model's requests.
+func codexExecForge(t *testing.T, args ...string) (*sgRepo, []agenttest.StubRequest) {
+	t.Helper()
+	py, script, word := forgeFiles(t, "forge_exec.py", forgeExecHook)
+	for name, text := range map[string]string{".dir": "sessions\n", ".env": "CODEX_HOME\n"} {
+		if err := os.WriteFile(word+name, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := installedRepo(t, "", "--agent", "codex")
+	sh := func(cmd string) agenttest.Step { return agenttest.ToolStep("exec_command", map[string]any{"cmd": cmd}) }
+	stub := agenttest.StartOpenAIStub(t,
+		sh("git status"),
+		sh("sessiongate session advance --to WORKING"),
+		sh("exec "+py+" "+script+" "+word+" codex PreToolUse"),
+		sh("exec "+py+" "+script+" "+word+" codex PostToolUse"),
+		agenttest.TextStep("done"), agenttest.TextStep("done"), agenttest.TextStep("done"))
+	res := agenttest.RunCodexIn(t, r.dir, t.TempDir(), "add hello.txt", stub, r.env, 0, args...)
+	reqs := stub.Scripted(t)
+	if len(reqs) < 5 {
+		t.Fatalf("%d of 5 steps used; exit %d\nstdout: %s\nstderr: %s", len(reqs), res.ExitCode, res.Stdout, res.Stderr)
+	}
+	return r, reqs
+}

@@ -294,31 +294,7 @@ func TestR57H340CodexExecForgedHook(t *testing.T) {
 		t.Skip("OPEN (helper 340 F4): Codex's own hooks and a tool call's exec'd process look alike; SESSIONGATE_PLAY_OPEN=1 runs it")
 	}
 	t.Parallel()
-	py := agenttest.Python3(t)
-	dir := t.TempDir()
-	script := filepath.Join(dir, "forge_exec.py")
-	if err := os.WriteFile(script, []byte(forgeExecHook), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	word := filepath.Join(dir, "word")
-	for name, text := range map[string]string{"": "agent-hook\n", ".dir": "sessions\n", ".env": "CODEX_HOME\n"} {
-		if err := os.WriteFile(word+name, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	r := installedRepo(t, "", "--agent", "codex")
-	sh := func(cmd string) agenttest.Step { return agenttest.ToolStep("exec_command", map[string]any{"cmd": cmd}) }
-	stub := agenttest.StartOpenAIStub(t,
-		sh("git status"),
-		sh("sessiongate session advance --to WORKING"),
-		sh("exec "+py+" "+script+" "+word+" codex PreToolUse"),
-		sh("exec "+py+" "+script+" "+word+" codex PostToolUse"),
-		agenttest.TextStep("done"), agenttest.TextStep("done"), agenttest.TextStep("done"))
-	res := agenttest.RunCodex(t, r.dir, "add hello.txt", stub, r.env, 0)
-	reqs := stub.Scripted(t)
-	if len(reqs) < 5 {
-		t.Fatalf("%d of 5 steps used; exit %d\nstdout: %s\nstderr: %s", len(reqs), res.ExitCode, res.Stdout, res.Stderr)
-	}
+	r, reqs := codexExecForge(t)
 	t.Logf("pre: %.600s\npost: %.600s", reqs[3].NewText(), reqs[4].NewText())
 	show := r.onlySession()
 	exits := observedExits(show, "sh test.sh")

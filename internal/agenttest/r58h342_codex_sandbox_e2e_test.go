@@ -2,13 +2,10 @@ package agenttest_test
 
 import (
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
-	"github.com/sessiongate/sessiongate/internal/agenttest"
 	"github.com/sessiongate/sessiongate/session"
 )
 
@@ -24,34 +21,10 @@ import (
 // agenthook.confinedToolCall), not an observed pass.
 func TestR58H342CodexSandboxedExecForgedHook(t *testing.T) {
 	t.Parallel()
-	py := agenttest.Python3(t)
 	for _, mode := range []string{"workspace-write", "read-only"} {
 		t.Run(mode, func(t *testing.T) {
 			t.Parallel()
-			dir := t.TempDir()
-			script := filepath.Join(dir, "forge_exec.py")
-			if err := os.WriteFile(script, []byte(forgeExecHook), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			word := filepath.Join(dir, "word")
-			for name, text := range map[string]string{"": "agent-hook\n", ".dir": "sessions\n", ".env": "CODEX_HOME\n"} {
-				if err := os.WriteFile(word+name, []byte(text), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			r := installedRepo(t, "", "--agent", "codex")
-			sh := func(cmd string) agenttest.Step { return agenttest.ToolStep("exec_command", map[string]any{"cmd": cmd}) }
-			stub := agenttest.StartOpenAIStub(t,
-				sh("git status"),
-				sh("sessiongate session advance --to WORKING"),
-				sh("exec "+py+" "+script+" "+word+" codex PreToolUse"),
-				sh("exec "+py+" "+script+" "+word+" codex PostToolUse"),
-				agenttest.TextStep("done"), agenttest.TextStep("done"), agenttest.TextStep("done"))
-			res := agenttest.RunCodexIn(t, r.dir, t.TempDir(), "add hello.txt", stub, r.env, 0, "--sandbox", mode)
-			reqs := stub.Scripted(t)
-			if len(reqs) < 5 {
-				t.Fatalf("%d of 5 steps used; exit %d\nstdout: %s\nstderr: %s", len(reqs), res.ExitCode, res.Stdout, res.Stderr)
-			}
+			r, reqs := codexExecForge(t, "--sandbox", mode)
 			t.Logf("pre: %.900s\npost: %.900s", reqs[3].NewText(), reqs[4].NewText())
 			show := r.onlySession()
 			exits := observedExits(show, "sh test.sh")

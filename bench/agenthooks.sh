@@ -210,12 +210,16 @@ for e in "${events[@]}"; do
 	echo "$line"
 done
 # Machine-readable rows for bench/figures (ParseAgentHooks): event,
-# sessiongate and python median wall ms, the paired ratio, median CPU ms.
+# sessiongate and python median wall ms, the paired ratio, median CPU ms,
+# and /bin/true's median wall ms (the spawn floor: a machine whose process
+# start is slow weighs on sessiongate's many-page binary more than on
+# Python's CPU-bound start).
 echo
 for e in "${events[@]}"; do
 	read -r sg _ _ < <(col "$e" sessiongate 3)
 	read -r py _ _ < <(col "$e" python 3)
+	read -r tr _ _ < <(col "$e" true 3)
 	read -r sgc _ _ < <(col "$e" sessiongate 4)
 	read -r pyc _ _ < <(col "$e" python 4)
-	printf 'agenthook\t%s\t%s\t%s\t%s\t%s\t%s\n' "$e" "$sg" "$py" "$(paired "$e" python sessiongate)" "$sgc" "$pyc"
+	printf 'agenthook\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$e" "$sg" "$py" "$(paired "$e" python sessiongate)" "$sgc" "$pyc" "$tr"
 done

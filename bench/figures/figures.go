@@ -204,9 +204,10 @@ func ParseHooks(tsv string) Metrics {
 }
 
 // ParseAgentHooks reads bench/agenthooks.sh's machine rows:
-// "agenthook\tEVENT\tsg ms\tpython ms\tRx\tsg cpu ms\tpython cpu ms", by
-// event: sg-ms, python-ms, x (python / sessiongate, paired run by run),
-// sg-cpu-ms, python-cpu-ms.
+// "agenthook\tEVENT\tsg ms\tpython ms\tRx\tsg cpu ms\tpython cpu ms\ttrue
+// ms", by event: sg-ms, python-ms, x (python / sessiongate, paired run by
+// run), sg-cpu-ms, python-cpu-ms, true-ms (/bin/true: the spawn floor;
+// absent in older output).
 func ParseAgentHooks(out string) Metrics {
 	m := Metrics{}
 	for _, line := range strings.Split(out, "\n") {
@@ -215,7 +216,10 @@ func ParseAgentHooks(out string) Metrics {
 			continue
 		}
 		v := map[string]float64{}
-		for i, unit := range []string{"sg-ms", "python-ms", "x", "sg-cpu-ms", "python-cpu-ms"} {
+		for i, unit := range []string{"sg-ms", "python-ms", "x", "sg-cpu-ms", "python-cpu-ms", "true-ms"} {
+			if i+2 >= len(f) {
+				break
+			}
 			if x, err := strconv.ParseFloat(strings.TrimSuffix(f[i+2], "x"), 64); err == nil {
 				v[unit] = x
 			}

@@ -83,11 +83,11 @@ PASS`
 	if h["sg-all"]["added-ms"] != 1320.6 || h["none"]["cpu-ms"] != 75 || h["sg-all"]["median-ms"] != 1940.2 {
 		t.Errorf("hooks parsed as %v", h)
 	}
-	a := ParseAgentHooks("| SessionStart | 9.16 (8.42-12.28) | 87.85 |\n\nagenthook\tSessionStart\t9.16\t87.85\t9.6x\t10.00\t87.00\nagenthook\tStop-edited\t17.81\t86.42\t4.9x\t20.00\t86.00\n")
+	a := ParseAgentHooks("| SessionStart | 9.16 (8.42-12.28) | 87.85 |\n\nagenthook\tSessionStart\t9.16\t87.85\t9.6x\t10.00\t87.00\t0.92\nagenthook\tStop-edited\t17.81\t86.42\t4.9x\t20.00\t86.00\n")
 	if len(a) != 2 || a["SessionStart"]["sg-ms"] != 9.16 || a["SessionStart"]["x"] != 9.6 || a["Stop-edited"]["python-cpu-ms"] != 86 {
 		t.Errorf("agent hooks parsed as %v", a)
 	}
-	if got := agentHooksSummary(a); got != "SessionStart 9.2 ms, 9.6x; Stop-edited 17.8 ms, 4.9x (python no-op / sessiongate, paired run by run)" {
+	if got := agentHooksSummary(a); got != "SessionStart 9.2 ms, 9.6x; Stop-edited 17.8 ms, 4.9x (python no-op / sessiongate, paired run by run); /bin/true 0.9 ms (the spawn floor)" {
 		t.Errorf("agent hooks summary %q", got)
 	}
 }

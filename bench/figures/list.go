@@ -77,7 +77,11 @@ func agentHooksSummary(m Metrics) string {
 		}
 		s += fmt.Sprintf("%s %.1f ms, %.1fx", e, v["sg-ms"], v["x"])
 	}
-	return s + " (python no-op / sessiongate, paired run by run)"
+	s += " (python no-op / sessiongate, paired run by run)"
+	if v, ok := m[agentHookEvents[0]]["true-ms"]; ok {
+		s += fmt.Sprintf("; /bin/true %.1f ms (the spawn floor)", v)
+	}
+	return s
 }
 
 // All is every figure bench/figures owns, in the order the docs list them.

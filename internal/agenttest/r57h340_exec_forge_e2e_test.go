@@ -372,7 +372,7 @@ func TestR57H340CopilotNestedForward(t *testing.T) {
 		bash("git status"),
 		bash("sessiongate session advance --to WORKING"),
 		bash(note),
-		bash("cd "+nested+" && git init -q && "+nestedEnv+" copilot -p hi --allow-all-tools --no-auto-update 2>&1 | tail -3"),
+		bash("cd "+nested+" && git init -q && "+nestedEnv+" "+agenttest.FindCLI(t, "copilot")+" -p hi --allow-all-tools --no-auto-update 2>&1 | tail -3"),
 		agenttest.TextStep("nested done"),
 		agenttest.TextStep("done"), agenttest.TextStep("done"), agenttest.TextStep("done"), agenttest.TextStep("done"))
 	if err := os.WriteFile(url, []byte(stub.URL), 0o644); err != nil {

@@ -49,8 +49,12 @@ sys.stdout.buffer.write(out)
 // itself the witness. In a PID namespace of its own (`unshare --user
 // --pid --fork --mount-proc`, any user's where user namespaces are
 // allowed) every process outside reads as gone: a CLI kept from another
-// PID namespace is taken to run. Honest twin: the conversation's own
-// CLI's hook.
+// PID namespace is taken to run. One detached process that plays a
+// conversation of its own (a new id) was its witness until round 59:
+// while the session's CLI runs, a CLI hanging from nothing older than it
+// is no witness (session.EarlierLiveCLI). Honest twins: the
+// conversation's own CLI's hook here, a second terminal's CLI in
+// TestR59SecondTerminalWitnessed.
 func TestR58H343DetachedCLINoWitness(t *testing.T) {
 	if p, ok := ancestry.Agent(ancestry.Chain()); ok {
 		t.Skipf("the tests run under an agent CLI (%s): every hook here is nested", p.Name)
@@ -66,6 +70,11 @@ func TestR58H343DetachedCLINoWitness(t *testing.T) {
 		t.Fatal(err)
 	}
 	writeFakeClaude(t, fake)
+	fakeLines := filepath.Join(dir, "fakelines", "claude")
+	if err := os.MkdirAll(filepath.Dir(fakeLines), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeFakeClaudeLines(t, fakeLines)
 	detach := filepath.Join(dir, "detach.py")
 	if err := os.WriteFile(detach, []byte(detachPy), 0o644); err != nil {
 		t.Fatal(err)
@@ -73,7 +82,7 @@ func TestR58H343DetachedCLINoWitness(t *testing.T) {
 	for _, c := range []struct {
 		name              string
 		lazy, promptFirst bool
-		newConversation   bool // OPEN
+		newConversation   bool // one detached process plays it all
 		pidns             bool // in a PID namespace of its own (unshare)
 	}{
 		{"honest: the conversation's CLI's own hooks", false, false, false, false},
@@ -90,9 +99,6 @@ func TestR58H343DetachedCLINoWitness(t *testing.T) {
 					}
 					t.Skipf("no PID namespace of one's own here: %v", err)
 				}
-			}
-			if c.newConversation && os.Getenv("SESSIONGATE_PLAY_OPEN") == "" {
-				t.Skip("OPEN (helper 343): a detached process named like the CLI that plays a new conversation is its witness; SESSIONGATE_PLAY_OPEN=1 runs it")
 			}
 			r := newRepo(t, "agent_hooks:\n  timeout: 30s\n")
 			sid := "0199aaaa-bbbb-7ccc-8ddd-eeeeffff0343"
@@ -128,13 +134,28 @@ func TestR58H343DetachedCLINoWitness(t *testing.T) {
 					}
 					return fmt.Sprintf("python3 '%s' '%s' '%s' agent-hook claude %s < '%s' > '%s'", detach, fake, binary, event, in, out)
 				}
-				if c.newConversation {
-					lines = append(lines, run("SessionStart", start, "/dev/null"))
-				}
-				if c.promptFirst {
+				switch {
+				case c.newConversation:
+					// One process for all its events, as a CLI is: each
+					// event from a process of its own would read as
+					// another CLI of the conversation while the first
+					// (a zombie nobody reaps, in some containers) runs.
+					hook := func(event, in string) string {
+						return fmt.Sprintf("'%s' agent-hook claude %s < '%s'", binary, event, in)
+					}
+					own := filepath.Join(tmp, "own")
+					if err := os.WriteFile(own, []byte(strings.Join([]string{hook("SessionStart", start) + " > /dev/null",
+						hook("UserPromptSubmit", fprompt) + " > /dev/null", hook("PreToolUse", pre) + " > /dev/null",
+						hook("PostToolUse", post)}, "\n")+"\n"), 0o644); err != nil {
+						t.Fatal(err)
+					}
+					lines = append(lines, fmt.Sprintf("python3 '%s' '%s' '%s' > '%s'", detach, fakeLines, own, outFile))
+				case c.promptFirst:
 					lines = append(lines, run("UserPromptSubmit", fprompt, "/dev/null"))
+					fallthrough
+				default:
+					lines = append(lines, run("PreToolUse", pre, "/dev/null"), run("PostToolUse", post, outFile))
 				}
-				lines = append(lines, run("PreToolUse", pre, "/dev/null"), run("PostToolUse", post, outFile))
 			} else {
 				lines = append(lines, fmt.Sprintf("'%s' agent-hook claude PreToolUse < '%s' > /dev/null", binary, pre),
 					fmt.Sprintf("'%s' agent-hook claude PostToolUse < '%s'", binary, post))

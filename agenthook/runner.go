@@ -598,15 +598,10 @@ func (r *Runner) act(ctx context.Context, eng *session.Engine, cfg *config.Confi
 		unwitnessed = sync.OnceValues(func() (string, error) { return r.unwitnessed(ctx, eng, sid, ev, chain()) })
 	}
 	if ev.Transcript != "" && bd.Session != nil {
-		why, err := unwitnessed()
-		if err != nil {
-			return nil, err
-		}
-		if why == "" {
-			// (A nested CLI's transcript is its own word, as its
-			// statuses are.)
-			r.bindTranscript(ctx, eng, repo, ev, bd.Session.ID)
-		}
+		// (A transcript named by a CLI that is no witness is its own
+		// word, as its statuses are: not bound. One bound already is
+		// sealed whoever names it.)
+		r.bindTranscript(ctx, eng, repo, ev, bd.Session.ID, unwitnessed)
 	}
 	if ev.Kind != KindPostTool {
 		// A shell call's own post-tool hook judges its commits below,
@@ -1131,10 +1126,10 @@ func gateDefaultsVerdict(call session.ToolCall, s *session.Session) *session.Age
 // outside the work tree). Nothing is read here: the gates read it when they
 // need evidence. A refused path is said on stderr and in the session's
 // events; the session then has no transcript and claims count as before.
-func (r *Runner) bindTranscript(ctx context.Context, eng *session.Engine, repo *gitrepo.Repo, ev *Event, sid string) {
+func (r *Runner) bindTranscript(ctx context.Context, eng *session.Engine, repo *gitrepo.Repo, ev *Event, sid string, unwitnessed func() (string, error)) {
 	path, err := transcript.Check(ev.Agent, ev.Transcript, r.getenv, repo.Root())
 	if err == nil {
-		err = eng.BindTranscript(ctx, sid, ev.Agent, ev.AgentSession, path)
+		err = eng.BindTranscriptIf(ctx, sid, ev.Agent, ev.AgentSession, path, unwitnessed)
 	}
 	if err != nil {
 		fmt.Fprintf(r.Stderr, "sessiongate: agent-hook %s %s: transcript not used: %v\n", ev.Agent, ev.Name, err)
@@ -1294,10 +1289,16 @@ func (r *Runner) unwitnessed(ctx context.Context, eng *session.Engine, sessionID
 	if !ok || cli.Start == 0 || ev.Agent == "cursor" {
 		return "", nil
 	}
-	other, err := eng.EarlierLiveCLI(ctx, sessionID, ev.Agent, ev.AgentSession, cli.Key(), ancestry.PIDNamespace(), ancestry.Gone)
+	other, conversation, err := eng.EarlierLiveCLI(ctx, session.CLIWitnessQuery{
+		SessionID: sessionID, Agent: ev.Agent, AgentSession: ev.AgentSession, CLI: cli.Key(),
+		Oldest: ancestry.Oldest(chain, cli), Namespace: ancestry.PIDNamespace(), Agents: Agents, Gone: ancestry.Gone,
+	})
 	if err != nil || other == "" {
 		return "", err
 	}
 	pid, _, _ := strings.Cut(other, ":")
-	return fmt.Sprintf("%s (pid %d) that reported it is not the conversation's CLI (pid %s, which still runs), and a CLI the agent's shell started is not a witness (run the command in the agent's own tool call)", cli.Name, cli.PID, pid), nil
+	if conversation {
+		return fmt.Sprintf("%s (pid %d) that reported it is not the conversation's CLI (pid %s, which still runs), and a CLI the agent's shell started is not a witness (run the command in the agent's own tool call)", cli.Name, cli.PID, pid), nil
+	}
+	return fmt.Sprintf("%s (pid %d) that reported it, and every process above it up to the one adopting orphans, started after the session's CLI (pid %s), which still runs: that is what the agent's shell starts and detaches, and a CLI the agent's shell started is not a witness (run the command in the agent's own tool call; run a second agent at once in its own worktree: git worktree add)", cli.Name, cli.PID, pid), nil
 }

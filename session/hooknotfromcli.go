@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -89,39 +90,90 @@ func (e *Engine) addViolation(ctx context.Context, sessionID, severity, code, ms
 	return v, nil
 }
 
-// EarlierLiveCLI returns a CLI process kept for agent's conversation
-// agentSession in the session before cli was (or at all, when cli never
-// was) that is not cli and still runs (gone reports that it ended), ""
-// when there is none. The conversation's CLI is the first one its prompts
-// came from: another process that says it runs the conversation's tool
-// calls while that one still runs (a program the agent's shell started,
-// named like the CLI and detached from every ancestor, so no agent CLI is
-// above it: helper 343) is no witness of them. A SessionEnd kept for it is
-// not read: one can be sent in its name (cliEnded), and a CLI that
-// really ended is gone.
+// CLIWitnessQuery names the agent CLI process a hook runs under, for
+// Engine.EarlierLiveCLI.
+type CLIWitnessQuery struct {
+	SessionID, Agent, AgentSession string
+	CLI                            string // its key (ancestry.Process.Key)
+	// Oldest is the earliest start (same clock as the keys') among the
+	// CLI and its ancestors up to the process that adopts orphans (init,
+	// a subreaper), 0 when unknown.
+	Oldest    uint64
+	Namespace string   // the reader's PID namespace
+	Agents    []string // every agent whose CLIs the session keeps
+	Gone      func(string) bool
+}
+
+// EarlierLiveCLI returns a CLI process kept in the session before q's CLI
+// was (or at all, when it never was) that is not it and still runs,
+// with why that one makes q's CLI no witness of the conversation's tool
+// calls; "" when there is none. A SessionEnd kept for it is not read: one
+// can be sent in its name (cliEnded), and a CLI that really ended is gone.
 //
-// ns is the reader's PID namespace: a CLI kept from another one is not
-// seen from here, so it is taken to run (a process in a PID namespace of
-// its own, where every process outside reads as gone).
-func (e *Engine) EarlierLiveCLI(ctx context.Context, sessionID, agent, agentSession, cli, ns string, gone func(string) bool) (string, error) {
-	if agentSession == "" || cli == "" || gone == nil {
-		return "", nil
+//   - The conversation's CLI is the first one its prompts came from:
+//     another process that says it runs the conversation's tool calls
+//     while that one still runs (a program the agent's shell started,
+//     named like the CLI and detached from every ancestor, so no agent CLI
+//     is above it: helper 343) is no witness of them.
+//   - The same program can play a conversation of its own (a new
+//     conversation id, any agent's name) and join the worktree's session
+//     (helper 343, F4). While an earlier CLI of the session runs, a CLI
+//     whose every ancestor below the orphans' adopter started after that
+//     one did is no witness either: it was made after the session's CLI
+//     and hangs from nothing older, as what that CLI's tool call started
+//     and detached does. A person's second terminal hangs from an older
+//     terminal, multiplexer, IDE or login.
+//
+// A CLI kept from another PID namespace than the reader's is not seen
+// from here, so it is taken to run (a process in a PID namespace of its
+// own, where every process outside reads as gone).
+func (e *Engine) EarlierLiveCLI(ctx context.Context, q CLIWitnessQuery) (other string, conversation bool, err error) {
+	if q.CLI == "" || q.Gone == nil {
+		return "", false, nil
 	}
-	evs, err := e.Store.EventsWith(ctx, sessionID, cliToken(agent))
+	tokens := make([]string, 0, len(q.Agents)+1)
+	tokens = append(tokens, cliToken(q.Agent))
+	for _, a := range q.Agents {
+		if a != q.Agent {
+			tokens = append(tokens, cliToken(a))
+		}
+	}
+	evs, err := e.Store.EventsWith(ctx, q.SessionID, tokens...)
 	if err != nil {
-		return "", fmt.Errorf("read the session's agent CLIs: %w", err)
+		return "", false, fmt.Errorf("read the session's agent CLIs: %w", err)
+	}
+	live := func(f []string) bool { return len(f) > 2 && f[2] != q.Namespace || !q.Gone(f[0]) }
+	// The conversation's own first CLI, read first: it is no other.
+	if q.AgentSession != "" {
+		for _, ev := range evs {
+			f := strings.Fields(ev.Detail)
+			if ev.Token != cliToken(q.Agent) || len(f) < 2 || f[1] != q.AgentSession {
+				continue
+			}
+			if f[0] == q.CLI {
+				break
+			}
+			if live(f) {
+				return f[0], true, nil
+			}
+		}
+	}
+	if q.Oldest == 0 {
+		return "", false, nil
 	}
 	for _, ev := range evs {
 		f := strings.Fields(ev.Detail)
-		if len(f) < 2 || f[1] != agentSession {
+		if len(f) < 1 || f[0] == q.CLI {
 			continue
 		}
-		if f[0] == cli {
-			return "", nil
+		_, s, _ := strings.Cut(f[0], ":")
+		start, err := strconv.ParseUint(s, 10, 64)
+		if err != nil || start == 0 || start >= q.Oldest {
+			continue
 		}
-		if len(f) > 2 && f[2] != ns || !gone(f[0]) {
-			return f[0], nil
+		if live(f) {
+			return f[0], false, nil
 		}
 	}
-	return "", nil
+	return "", false, nil
 }

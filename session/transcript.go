@@ -83,6 +83,13 @@ type transcriptInfo struct {
 // session's. A path already bound is sealed: what it gained since the
 // last event is hashed (one indexed read, and the growth).
 func (e *Engine) BindTranscript(ctx context.Context, sessionID, agent, agentSession, path string) error {
+	return e.BindTranscriptIf(ctx, sessionID, agent, agentSession, path, nil)
+}
+
+// BindTranscriptIf is BindTranscript that asks admit first when the
+// transcript is not bound yet: one it refuses (a reason, not "") is not
+// bound. Asked only then, since it may cost the hook a query per event.
+func (e *Engine) BindTranscriptIf(ctx context.Context, sessionID, agent, agentSession, path string, admit func() (string, error)) error {
 	tr, ok := e.Store.(TranscriptReader)
 	if !ok {
 		return nil
@@ -96,6 +103,12 @@ func (e *Engine) BindTranscript(ctx context.Context, sessionID, agent, agentSess
 			// Bound already: seal what it gained since the last event
 			// (transcript_seal.go).
 			return e.SealTranscript(ctx, t)
+		}
+	}
+	if admit != nil {
+		why, err := admit()
+		if err != nil || why != "" {
+			return err
 		}
 	}
 	var size int64

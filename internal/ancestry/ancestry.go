@@ -141,3 +141,42 @@ func Names(chain []Process) string {
 	}
 	return strings.Join(names, " < ")
 }
+
+// adopters are the executable names of processes that adopt orphans
+// (init systems, container inits, subreapers): a process re-parented to
+// one hangs from nothing older of its own. systemd --user is a subreaper
+// on Linux desktops; containerd-shim is comm's 15-byte cut of
+// containerd-shim-runc-v2.
+var adopters = map[string]bool{
+	"systemd": true, "init": true, "launchd": true, "tini": true, "dumb-init": true, "catatonit": true,
+	"docker-init": true, "s6-svscan": true, "runsvdir": true, "supervisord": true, "containerd-shim": true,
+}
+
+// Oldest returns the earliest start among p, the chain's process with p's
+// key, and its ancestors up to the first one that adopts orphans (not
+// counted), 0 when p is not in the chain or no start is known. A process
+// detached from what started it (setsid and a double fork) is adopted,
+// so its Oldest is its own start or a later-made ancestor's.
+func Oldest(chain []Process, p Process) uint64 {
+	var oldest uint64
+	in := false
+	for _, q := range chain {
+		if !in && q.PID == p.PID && q.Start == p.Start {
+			in = true
+		}
+		if !in {
+			continue
+		}
+		if Adopts(q) {
+			break
+		}
+		if q.Start != 0 && (oldest == 0 || q.Start < oldest) {
+			oldest = q.Start
+		}
+	}
+	return oldest
+}
+
+// Adopts reports whether p is named like a process that adopts orphans
+// (Oldest).
+func Adopts(p Process) bool { return adopters[strings.ToLower(p.Name)] }

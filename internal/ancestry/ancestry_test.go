@@ -130,3 +130,26 @@ func TestR57AgentNameRuntimeOptions(t *testing.T) {
 		}
 	}
 }
+
+// TestOldest: the earliest start from the CLI up to the process that
+// adopts orphans, which is not counted.
+func TestOldest(t *testing.T) {
+	hook := Process{PID: 30, Name: "sessiongate", Start: 300}
+	cli := Process{PID: 20, Name: "claude", Start: 200}
+	for _, c := range []struct {
+		name  string
+		chain []Process
+		want  uint64
+	}{
+		{"detached: adopted by init, not in the chain", []Process{hook, cli}, 200},
+		{"detached: adopted by systemd --user", []Process{hook, cli, {PID: 5, Name: "systemd", Start: 10}}, 200},
+		{"a terminal older than the CLI", []Process{hook, cli, {PID: 15, Name: "bash", Start: 150}, {PID: 8, Name: "tmux: server", Start: 80}, {PID: 5, Name: "systemd", Start: 10}}, 80},
+		{"a later-made ancestor", []Process{hook, cli, {PID: 25, Name: "sh", Start: 250}}, 200},
+		{"an unknown start is skipped", []Process{hook, cli, {PID: 15, Name: "bash"}}, 200},
+		{"the CLI not in the chain", []Process{hook}, 0},
+	} {
+		if got := Oldest(c.chain, cli); got != c.want {
+			t.Errorf("%s: Oldest = %d, want %d", c.name, got, c.want)
+		}
+	}
+}

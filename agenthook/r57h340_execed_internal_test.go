@@ -15,18 +15,15 @@ import (
 // hook did not lead its session (cliShape) is held to it, so Codex's hooks
 // and Claude Code's where sh is bash (both lead their sessions) pass.
 func TestR57H340ExecedToolCall(t *testing.T) {
-	p := func(pid, sid int, name, args string) ancestry.Process {
-		return ancestry.Process{PID: pid, Name: name, Args: args, Start: uint64(pid), Session: sid}
-	}
-	copilot := p(3602, 12639, "MainThread", "/x/node_modules/@github/copilot-linux-x64/copilot -p add hello.txt --allow-all-tools")
-	copilotNode := p(3569, 12639, "node", "node /x/node_modules/.bin/copilot -p add hello.txt --allow-all-tools")
-	gemini := p(10038, 12639, "node", "/x/bin/node --max-old-space-size=12052 /x/node_modules/.bin/gemini -p add hello.txt --yolo")
-	geminiNode := p(9912, 12639, "node", "node /x/node_modules/.bin/gemini -p add hello.txt --yolo")
-	claude := p(9314, 12639, "claude", "/x/node_modules/.bin/claude -p add hello.txt")
-	hookSh := p(9535, 9535, "sh", "/bin/sh -c /x/sessiongate agent-hook claude PreToolUse")
-	codex := p(9351, 12639, "codex", "/x/vendor/x86_64-unknown-linux-musl/bin/codex exec work")
+	copilot := proc(3602, 12639, "MainThread", "/x/node_modules/@github/copilot-linux-x64/copilot -p add hello.txt --allow-all-tools")
+	copilotNode := proc(3569, 12639, "node", "node /x/node_modules/.bin/copilot -p add hello.txt --allow-all-tools")
+	gemini := proc(10038, 12639, "node", "/x/bin/node --max-old-space-size=12052 /x/node_modules/.bin/gemini -p add hello.txt --yolo")
+	geminiNode := proc(9912, 12639, "node", "node /x/node_modules/.bin/gemini -p add hello.txt --yolo")
+	claude := proc(9314, 12639, "claude", "/x/node_modules/.bin/claude -p add hello.txt")
+	hookSh := proc(9535, 9535, "sh", "/bin/sh -c /x/sessiongate agent-hook claude PreToolUse")
+	codex := proc(9351, 12639, "codex", "/x/vendor/x86_64-unknown-linux-musl/bin/codex exec work")
 	hook := func(pid, sid int) ancestry.Process {
-		return p(pid, sid, "sessiongate", "/x/sessiongate agent-hook x y")
+		return proc(pid, sid, "sessiongate", "/x/sessiongate agent-hook x y")
 	}
 	cases := []struct {
 		name  string
@@ -40,7 +37,7 @@ func TestR57H340ExecedToolCall(t *testing.T) {
 		{"candidate: Claude Code's hook when sh (bash) execs the command (its shape lacks hook-not-leader)", hook(9535, 9535), []ancestry.Process{claude}, "claude"},
 		{"candidate: measured, Codex's hook leads its session (its shape lacks hook-not-leader)", hook(9733, 9733), []ancestry.Process{codex}, "codex"},
 		{"unknown session (not Linux)", ancestry.Process{}, []ancestry.Process{copilot}, ""},
-		{"no agent above", hook(70, 70), []ancestry.Process{p(60, 50, "bash", "-bash")}, ""},
+		{"no agent above", hook(70, 70), []ancestry.Process{proc(60, 50, "bash", "-bash")}, ""},
 		{"lazy: measured, Copilot's tool shell exec'd the hook", hook(4400, 4400), []ancestry.Process{copilot, copilotNode}, "MainThread"},
 		{"lazy: Gemini CLI's tool shell exec'd the hook", hook(10312, 10312), []ancestry.Process{gemini, geminiNode}, "node"},
 	}
@@ -74,14 +71,11 @@ func TestR57H340SessionRead(t *testing.T) {
 // made-up payload (TestR57H340ClaudeExecForgedHook). Copilot's hooks read
 // a pipe: its shape never holds stdin-socket.
 func TestR57H340ClaudeStdinElsewhere(t *testing.T) {
-	p := func(pid int, name, args string) ancestry.Process {
-		return ancestry.Process{PID: pid, Name: name, Args: args, Start: uint64(pid)}
-	}
-	claude := p(9314, "claude", "/x/node_modules/.bin/claude -p add hello.txt")
-	hookSh := p(9535, "sh", "/bin/sh -c /x/sessiongate agent-hook claude PreToolUse")
-	nested := p(9600, "claude", "claude -p --continue x")
-	toolBash := p(9590, "bash", "/bin/bash -c -l source snap && eval 'claude -p --continue x'")
-	copilot := p(3602, "MainThread", "/x/node_modules/@github/copilot-linux-x64/copilot -p x")
+	claude := proc(9314, 0, "claude", "/x/node_modules/.bin/claude -p add hello.txt")
+	hookSh := proc(9535, 0, "sh", "/bin/sh -c /x/sessiongate agent-hook claude PreToolUse")
+	nested := proc(9600, 0, "claude", "claude -p --continue x")
+	toolBash := proc(9590, 0, "bash", "/bin/bash -c -l source snap && eval 'claude -p --continue x'")
+	copilot := proc(3602, 0, "MainThread", "/x/node_modules/@github/copilot-linux-x64/copilot -p x")
 	cases := []struct {
 		name  string
 		chain []ancestry.Process
@@ -93,7 +87,7 @@ func TestR57H340ClaudeStdinElsewhere(t *testing.T) {
 		{"a nested CLI's own hook", []ancestry.Process{hookSh, nested, toolBash, claude}, 9600, false},
 		{"not read (not Linux)", []ancestry.Process{claude}, -1, false},
 		{"candidate: Copilot's pipe (its shape lacks stdin-socket)", []ancestry.Process{copilot}, 0, true},
-		{"no agent above", []ancestry.Process{p(70, "bash", "-bash")}, 0, false},
+		{"no agent above", []ancestry.Process{proc(70, 0, "bash", "-bash")}, 0, false},
 		{"lazy: exec'd with a file on stdin", []ancestry.Process{claude}, 0, true},
 		{"lazy: exec'd sh -c hook, a file on stdin", []ancestry.Process{hookSh, claude}, 0, true},
 		{"lazy: exec'd with its own socketpair", []ancestry.Process{hookSh, claude}, 9535, true},

@@ -16,15 +16,12 @@ import (
 // outermost wrapper's; Claude Code's own sh -c leads its session, and its
 // shape (read from the same process) says so, so it is not held to it.
 func TestR57H341ExecedThroughSh(t *testing.T) {
-	p := func(pid, sid int, name, args string) ancestry.Process {
-		return ancestry.Process{PID: pid, Name: name, Args: args, Start: uint64(pid), Session: sid}
-	}
-	copilot := p(3602, 12639, "MainThread", "/x/node_modules/@github/copilot-linux-x64/copilot -p add hello.txt --allow-all-tools")
-	copilotNode := p(3569, 12639, "node", "node /x/node_modules/.bin/copilot -p add hello.txt --allow-all-tools")
-	forgedSh := p(4400, 4400, "sh", "sh -c /x/sessiongate agent-hook copilot postToolUse")
-	honestSh := p(4390, 12639, "sh", "sh -c /x/sessiongate agent-hook copilot postToolUse")
+	copilot := proc(3602, 12639, "MainThread", "/x/node_modules/@github/copilot-linux-x64/copilot -p add hello.txt --allow-all-tools")
+	copilotNode := proc(3569, 12639, "node", "node /x/node_modules/.bin/copilot -p add hello.txt --allow-all-tools")
+	forgedSh := proc(4400, 4400, "sh", "sh -c /x/sessiongate agent-hook copilot postToolUse")
+	honestSh := proc(4390, 12639, "sh", "sh -c /x/sessiongate agent-hook copilot postToolUse")
 	hook := func(pid, sid int) ancestry.Process {
-		return p(pid, sid, "sessiongate", "/x/sessiongate agent-hook copilot postToolUse")
+		return proc(pid, sid, "sessiongate", "/x/sessiongate agent-hook copilot postToolUse")
 	}
 	if _, ok := execedToolCall(hook(4401, 4400), []ancestry.Process{forgedSh, copilot, copilotNode}); !ok {
 		t.Error("lazy: the hook under an exec'd sh -c that leads its session under Copilot: no verdict")
@@ -34,8 +31,8 @@ func TestR57H341ExecedThroughSh(t *testing.T) {
 	}
 	// The shape is read from the same outermost process: Claude Code's sh
 	// -c leads its session, so its shape lacks hook-not-leader.
-	claude := p(9314, 12639, "claude", "/x/node_modules/.bin/claude -p add hello.txt")
-	claudeSh := p(9535, 9535, "sh", "/bin/sh -c /x/sessiongate agent-hook claude UserPromptSubmit")
+	claude := proc(9314, 12639, "claude", "/x/node_modules/.bin/claude -p add hello.txt")
+	claudeSh := proc(9535, 9535, "sh", "/bin/sh -c /x/sessiongate agent-hook claude UserPromptSubmit")
 	r := &Runner{Self: func() ancestry.Process { return hook(9538, 9535) }, StdinPeer: func() int { return 9314 }, Ancestors: func() []ancestry.Process { return nil }}
 	if got := r.cliShape(claude, []ancestry.Process{claudeSh, claude}); got != shapeStdinSocket {
 		t.Errorf("Claude Code's shape = %q, want %q", got, shapeStdinSocket)
@@ -97,12 +94,9 @@ func TestR57H341OwnBinaryWrapper(t *testing.T) {
 // socket's maker is the "CLI". 340's F5 needed a second real CLI; this
 // needs none.
 func TestR57H341ProcessNamedLikeACLI(t *testing.T) {
-	p := func(pid, sid int, name, args string) ancestry.Process {
-		return ancestry.Process{PID: pid, Name: name, Args: args, Start: uint64(pid), Session: sid}
-	}
-	claude := p(9314, 12639, "claude", "/x/node_modules/.bin/claude -p add hello.txt")
-	toolBash := p(9590, 9590, "bash", "/bin/bash -c -l source snap && eval 'python3 forge.py'")
-	renamed := p(9600, 9590, "claude", "/usr/bin/python3 forge.py")
+	claude := proc(9314, 12639, "claude", "/x/node_modules/.bin/claude -p add hello.txt")
+	toolBash := proc(9590, 9590, "bash", "/bin/bash -c -l source snap && eval 'python3 forge.py'")
+	renamed := proc(9600, 9590, "claude", "/usr/bin/python3 forge.py")
 	chain := []ancestry.Process{renamed, toolBash, claude}
 	// Round 58: names can be forged, so the rule does not ask whether the
 	// "CLI" is real: no CLI under the agent's shell witnesses a run
@@ -125,24 +119,21 @@ func TestR57H341ShellPrefix(t *testing.T) {
 	saved := shellPrefix
 	shellPrefix = func() string { return "/home/u/audit.sh" }
 	defer func() { shellPrefix = saved }()
-	p := func(pid int, name, args string) ancestry.Process {
-		return ancestry.Process{PID: pid, Name: name, Args: args, Start: uint64(pid)}
-	}
-	claude := p(10, "claude", "/x/node_modules/.bin/claude -p x")
-	sh := p(11, "sh", "/bin/sh -c /home/u/audit.sh 'sessiongate agent-hook claude PostToolUse'")
-	prefix := p(12, "audit.sh", "/bin/bash /home/u/audit.sh sessiongate agent-hook claude PostToolUse")
-	toolBash := p(13, "bash", "/bin/bash -c -l source snap && eval 'python3 forge.py'")
-	py := p(14, "python3", "/usr/bin/python3 forge.py")
+	claude := proc(10, 0, "claude", "/x/node_modules/.bin/claude -p x")
+	sh := proc(11, 0, "sh", "/bin/sh -c /home/u/audit.sh 'sessiongate agent-hook claude PostToolUse'")
+	prefix := proc(12, 0, "audit.sh", "/bin/bash /home/u/audit.sh sessiongate agent-hook claude PostToolUse")
+	toolBash := proc(13, 0, "bash", "/bin/bash -c -l source snap && eval 'python3 forge.py'")
+	py := proc(14, 0, "python3", "/usr/bin/python3 forge.py")
 	cases := []struct {
 		name  string
 		chain []ancestry.Process
 		want  bool
 	}{
 		{"measured: the prefix under sh -c under claude", []ancestry.Process{prefix, sh, claude}, false},
-		{"the prefix run directly", []ancestry.Process{p(15, "audit", "/home/u/audit.sh sessiongate agent-hook claude PostToolUse"), claude}, false},
-		{"lazy: the prefix running python3", []ancestry.Process{p(16, "audit.sh", "/bin/bash /home/u/audit.sh python3 forge.py"), sh, claude}, true},
+		{"the prefix run directly", []ancestry.Process{proc(15, 0, "audit", "/home/u/audit.sh sessiongate agent-hook claude PostToolUse"), claude}, false},
+		{"lazy: the prefix running python3", []ancestry.Process{proc(16, 0, "audit.sh", "/bin/bash /home/u/audit.sh python3 forge.py"), sh, claude}, true},
 		{"lazy: python3 under the tool's shell under the prefix", []ancestry.Process{py, toolBash, prefix, sh, claude}, true},
-		{"lazy: another script in the prefix's place", []ancestry.Process{p(17, "bash", "/bin/bash /tmp/other.sh sessiongate agent-hook claude PostToolUse"), claude}, true},
+		{"lazy: another script in the prefix's place", []ancestry.Process{proc(17, 0, "bash", "/bin/bash /tmp/other.sh sessiongate agent-hook claude PostToolUse"), claude}, true},
 	}
 	for _, c := range cases {
 		if _, got := fromToolCall(c.chain); got != c.want {

@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/exec"
 	"path"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -39,13 +38,11 @@ func (r *Repo) WorkTreeTreeAll(ctx context.Context) (string, error) {
 }
 
 func (r *Repo) workTreeTree(ctx context.Context, add string) (string, error) {
-	idx, err := run(ctx, r.root, "rev-parse", "--git-path", "index")
+	// Named without a git process when it can be (indexPath): each one
+	// costs the agent's PostToolUse hook 5-10 ms.
+	src, err := r.indexPath(ctx)
 	if err != nil {
 		return "", err
-	}
-	src := strings.TrimSpace(string(idx))
-	if !filepath.IsAbs(src) {
-		src = filepath.Join(r.root, src)
 	}
 	tmp, err := os.CreateTemp("", "sessiongate-index-*")
 	if err != nil {

@@ -51,18 +51,14 @@ func (r *Repo) ignoredSince(ctx context.Context, since time.Time) ([]string, err
 	if since.IsZero() {
 		return nil, nil
 	}
-	b, err := run(ctx, r.root, "ls-files", "-z", "--cached", "--others", "--ignored", "--exclude-standard", "--", ".gitignore", "**/.gitignore")
-	if err != nil {
-		return nil, err
-	}
-	// --ignored lists only ignored ones; ask for tracked and untracked
-	// .gitignore files too.
-	more, err := run(ctx, r.root, "ls-files", "-z", "--cached", "--others", "--", ".gitignore", "**/.gitignore")
+	// Every .gitignore, tracked, untracked or ignored: --others without
+	// an exclude option lists ignored files too (one git process, not two).
+	b, err := run(ctx, r.root, "ls-files", "-z", "--cached", "--others", "--", ".gitignore", "**/.gitignore")
 	if err != nil {
 		return nil, err
 	}
 	changed := false
-	for _, f := range append(splitZ(b), splitZ(more)...) {
+	for _, f := range splitZ(b) {
 		if t, err := ctime.Of(filepath.Join(r.root, filepath.FromSlash(f))); err == nil && t.After(since) {
 			changed = true
 			break

@@ -1282,12 +1282,32 @@ func nestedWitness(chain []ancestry.Process) string {
 // it, so nestedWitness took it for the conversation's own CLI and its
 // made-up passing run was recorded as observed (helper 343).
 func (r *Runner) unwitnessed(ctx context.Context, eng *session.Engine, sessionID string, ev *Event, chain []ancestry.Process) (string, error) {
+	if p, ok := ancestry.Forged(chain); ok {
+		return fmt.Sprintf("the process above the hook (pid %d) has a /proc entry that is not the kernel's (a file mounted over it), so what runs the hook is not known, and a program the agent's shell started can mount one (run the command in the agent's own tool call)", p.PID), nil
+	}
 	if why := nestedWitness(chain); why != "" {
 		return why, nil
 	}
 	cli, ok := ancestry.Agent(chain)
+	if !ok && ev.Agent != "cursor" && r.Ancestors == nil && ancestry.Blinded() {
+		// No process is read here, where the session's CLIs were read: a
+		// tmpfs mounted over /proc in a mount namespace of one's own
+		// (helper 344). A system that never reads /proc kept no CLI.
+		for _, a := range Agents {
+			key, err := eng.NewestCLI(ctx, sessionID, a)
+			if err != nil {
+				return "", err
+			}
+			if key != "" {
+				return fmt.Sprintf("no process is read where the hook runs (/proc is not procfs there), while the session's %s CLI (pid %s) was read: a program the agent's shell started can hide /proc in a mount namespace of its own (run the command in the agent's own tool call)", a, strings.SplitN(key, ":", 2)[0]), nil
+			}
+		}
+	}
 	if !ok || cli.Start == 0 || ev.Agent == "cursor" {
 		return "", nil
+	}
+	if why := ancestry.TimeShifted(); why != "" {
+		return fmt.Sprintf("%s (pid %d) that reported it is no witness: %s (run the command in the agent's own tool call)", cli.Name, cli.PID, why), nil
 	}
 	other, conversation, err := eng.EarlierLiveCLI(ctx, session.CLIWitnessQuery{
 		SessionID: sessionID, Agent: ev.Agent, AgentSession: ev.AgentSession, CLI: cli.Key(),

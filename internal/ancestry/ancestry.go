@@ -23,6 +23,21 @@ type Process struct {
 	// namespace. A process cannot join a session it was not started in:
 	// setsid only makes a new one.
 	Session int
+	// Forged: its /proc entry is not the kernel's (a file mounted over
+	// it, or procfs's entry of another process): nothing else is known
+	// of it, and the chain ends there (helper 344).
+	Forged bool
+}
+
+// Forged returns the chain's process whose /proc entry is not the
+// kernel's, if any (Process.Forged).
+func Forged(chain []Process) (Process, bool) {
+	for _, p := range chain {
+		if p.Forged {
+			return p, true
+		}
+	}
+	return Process{}, false
 }
 
 // SessionOutside is the Session of a process whose session leader is in

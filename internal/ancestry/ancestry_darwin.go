@@ -82,3 +82,9 @@ func Confined(int) (confined, ok bool) { return false, false }
 
 // PIDNamespace: macOS has none.
 func PIDNamespace() string { return "" }
+
+// Blinded: /proc is no part of macOS.
+func Blinded() bool { return false }
+
+// TimeShifted: time namespaces are Linux's.
+func TimeShifted() string { return "" }

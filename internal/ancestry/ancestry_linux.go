@@ -2,6 +2,7 @@ package ancestry
 
 import (
 	"bytes"
+	"io"
 	"os"
 	"strconv"
 	"strings"
@@ -18,8 +19,11 @@ func Chain() []Process {
 	var out []Process
 	pid := os.Getppid()
 	for i := 0; i < maxDepth && pid > 1; i++ {
-		p, ppid, ok := read(pid)
-		if !ok {
+		p, ppid, st := readProc(pid)
+		if st == procForged {
+			out = append(out, Process{PID: pid, Name: "?", Forged: true})
+		}
+		if st != procOK {
 			break
 		}
 		out = append(out, p)
@@ -35,25 +39,85 @@ func Self() Process {
 }
 
 func read(pid int) (Process, int, bool) {
-	dir := "/proc/" + strconv.Itoa(pid) + "/"
-	stat, err := os.ReadFile(dir + "stat")
+	p, ppid, st := readProc(pid)
+	return p, ppid, st == procOK
+}
+
+// What readProc made of a process's /proc entry.
+const (
+	procOK         = iota
+	procAbsent     // no such process: /proc is the kernel's and has no entry for it
+	procForged     // a file of /proc/PID is not the kernel's, or names another process
+	procUnreadable // anything else
+)
+
+// procSuperMagic is procfs's statfs type (PROC_SUPER_MAGIC).
+const procSuperMagic = 0x9fa0
+
+// readProcFile reads a file of /proc when it is procfs's: a process in a
+// mount namespace of its own (`unshare --user --map-root-user --mount`)
+// can mount a made-up file over /proc/PID/stat, or a tmpfs over /proc,
+// and have a process read as gone or as started long ago (helper 344).
+func readProcFile(name string) ([]byte, int) {
+	f, err := os.Open(name)
 	if err != nil {
-		return Process{}, 0, false
+		if os.IsNotExist(err) {
+			return nil, procAbsent
+		}
+		return nil, procUnreadable
+	}
+	defer f.Close()
+	var fs syscall.Statfs_t
+	if err := syscall.Fstatfs(int(f.Fd()), &fs); err != nil {
+		return nil, procUnreadable
+	}
+	if fs.Type != procSuperMagic {
+		return nil, procForged
+	}
+	b, err := io.ReadAll(f)
+	if err != nil {
+		return nil, procUnreadable
+	}
+	return b, procOK
+}
+
+// procMounted reports whether /proc is procfs.
+func procMounted() bool {
+	var fs syscall.Statfs_t
+	return syscall.Statfs("/proc", &fs) == nil && fs.Type == procSuperMagic
+}
+
+func readProc(pid int) (Process, int, int) {
+	dir := "/proc/" + strconv.Itoa(pid) + "/"
+	stat, st := readProcFile(dir + "stat")
+	if st == procAbsent {
+		// Absent only when /proc is the kernel's and has no directory for
+		// the PID (one mounted over stands where a process is).
+		if _, err := os.Lstat(dir); !os.IsNotExist(err) || !procMounted() {
+			return Process{}, 0, procUnreadable
+		}
+	}
+	if st != procOK {
+		return Process{}, 0, st
 	}
 	// pid (comm) state ppid ...: comm may hold spaces and parentheses, so
 	// split at the last ')'.
 	i := bytes.LastIndexByte(stat, ')')
 	j := bytes.IndexByte(stat, '(')
 	if i < 0 || j < 0 || j > i {
-		return Process{}, 0, false
+		return Process{}, 0, procUnreadable
+	}
+	if strings.TrimSpace(string(stat[:j])) != strconv.Itoa(pid) {
+		// procfs's stat of another process mounted over this one's.
+		return Process{}, 0, procForged
 	}
 	fields := strings.Fields(string(stat[i+1:]))
 	if len(fields) < 2 {
-		return Process{}, 0, false
+		return Process{}, 0, procUnreadable
 	}
 	ppid, err := strconv.Atoi(fields[1])
 	if err != nil {
-		return Process{}, 0, false
+		return Process{}, 0, procUnreadable
 	}
 	p := Process{PID: pid, Name: string(stat[j+1 : i])}
 	if len(fields) > 3 {
@@ -68,27 +132,62 @@ func read(pid int) (Process, int, bool) {
 		// starttime, field 22 of stat (fields here start at field 3).
 		p.Start, _ = strconv.ParseUint(fields[19], 10, 64)
 	}
-	if cmd, err := os.ReadFile(dir + "cmdline"); err == nil {
+	cmd, st := readProcFile(dir + "cmdline")
+	if st == procForged {
+		return Process{}, 0, procForged
+	}
+	if st == procOK {
 		p.Args = strings.TrimSpace(string(bytes.ReplaceAll(cmd, []byte{0}, []byte{' '})))
 	}
-	return p, ppid, true
+	return p, ppid, procOK
 }
 
-// gone: /proc has no such pid, or its start time differs.
+// gone: /proc has no such pid, or its start time differs. A /proc entry
+// that is not the kernel's says nothing.
 func gone(pid int, start uint64) bool {
-	p, _, ok := read(pid)
-	if !ok {
-		_, err := os.Stat("/proc/self/stat")
-		return err == nil // /proc is there, the process is not
+	p, _, st := readProc(pid)
+	switch st {
+	case procAbsent:
+		return true
+	case procOK:
+		return p.Start != 0 && p.Start != start
 	}
-	return p.Start != 0 && p.Start != start
+	return false
 }
 
 // Readable reports whether processes are read here: an empty chain then
-// means the process runs under PID 1 (detached), not "unknown".
+// means the process runs under PID 1 (detached), not "unknown". A /proc
+// that is not procfs (a tmpfs mounted over it) is not read.
 func Readable() bool {
 	_, err := os.Stat("/proc/self/stat")
-	return err == nil
+	return err == nil && procMounted()
+}
+
+// Blinded reports whether this is a system whose processes are read
+// (Linux) where this process cannot read them: /proc is not procfs (none
+// is mounted, or another file system was mounted over it).
+func Blinded() bool { return !Readable() }
+
+// TimeShifted says why start times read here are not the ones other
+// processes read ("" when they are): this process runs in a time
+// namespace with a boottime offset (`unshare --time --boottime N`), and
+// /proc/PID/stat's start times read shifted by it, so a running process
+// reads as gone, or every process as started long ago (helper 344).
+func TimeShifted() string {
+	b, st := readProcFile("/proc/self/timens_offsets")
+	if st == procAbsent {
+		return "" // no time namespaces (Linux before 5.6)
+	}
+	if st != procOK {
+		return "its time namespace's offsets are not read"
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		f := strings.Fields(line)
+		if len(f) == 3 && f[0] == "boottime" && (f[1] != "0" || f[2] != "0") {
+			return "it runs in a time namespace whose boot clock is shifted (" + f[1] + "s), where processes' start times read shifted"
+		}
+	}
+	return ""
 }
 
 // StdinPeer returns the process that made the Unix socket on the current
@@ -136,6 +235,9 @@ func Confined(pid int) (confined, ok bool) {
 // --mount-proc`, allowed to any user where user namespaces are), every
 // process outside it reads as Gone (helper 343).
 func PIDNamespace() string {
+	if !procMounted() {
+		return ""
+	}
 	ns, err := os.Readlink("/proc/self/ns/pid")
 	if err != nil || strings.ContainsAny(ns, " \t\n") {
 		return ""

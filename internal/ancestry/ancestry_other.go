@@ -23,3 +23,9 @@ func Confined(int) (confined, ok bool) { return false, false }
 
 // PIDNamespace: not read here.
 func PIDNamespace() string { return "" }
+
+// Blinded: processes are not read here.
+func Blinded() bool { return false }
+
+// TimeShifted: time namespaces are Linux's.
+func TimeShifted() string { return "" }

@@ -176,13 +176,18 @@ func Oldest(chain []Process, p Process) uint64 {
 	var oldest uint64
 	in := false
 	for _, q := range chain {
-		if !in && q.PID == p.PID && q.Start == p.Start {
+		self := !in && q.PID == p.PID && q.Start == p.Start
+		if self {
 			in = true
 		}
 		if !in {
 			continue
 		}
-		if Adopts(q) {
+		if Adopts(q) && !self {
+			// (p itself adopts nothing it is asked about: a CLI whose
+			// process is named init, an interpreter run through a link so
+			// named, read as the adopter and its Oldest as unknown:
+			// helper 344.)
 			break
 		}
 		if q.Start != 0 && (oldest == 0 || q.Start < oldest) {

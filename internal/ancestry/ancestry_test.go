@@ -153,3 +153,30 @@ func TestOldest(t *testing.T) {
 		}
 	}
 }
+
+// TestR59H344OldestCLINamedAdopter: a CLI whose process is named like an
+// orphans' adopter (an interpreter run through a link named init, its
+// argv[0] claude: AgentName reads it by its arguments) is no adopter of
+// itself: its Oldest is its own start, not "unknown" (0), which let a
+// detached fake of a new conversation skip round 59's rule.
+func TestR59H344OldestCLINamedAdopter(t *testing.T) {
+	hook := Process{PID: 30, Name: "sessiongate", Start: 300}
+	for _, c := range []struct {
+		name  string
+		cli   Process
+		above []Process
+		want  uint64
+	}{
+		{"named init, detached", Process{PID: 20, Name: "init", Args: "claude /tmp/cli.py", Start: 200}, nil, 200},
+		{"named systemd, under a later sh", Process{PID: 20, Name: "systemd", Args: "claude x", Start: 200}, []Process{{PID: 25, Name: "sh", Start: 250}}, 200},
+		{"named tini, under an older bash", Process{PID: 20, Name: "tini", Args: "claude x", Start: 200}, []Process{{PID: 15, Name: "bash", Start: 150}}, 150},
+	} {
+		if AgentName(c.cli) != "claude" {
+			t.Fatalf("%s: %+v is not read as claude", c.name, c.cli)
+		}
+		chain := append([]Process{hook, c.cli}, c.above...)
+		if got := Oldest(chain, c.cli); got != c.want {
+			t.Errorf("%s: Oldest = %d, want %d", c.name, got, c.want)
+		}
+	}
+}

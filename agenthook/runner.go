@@ -1289,6 +1289,12 @@ func (r *Runner) unwitnessed(ctx context.Context, eng *session.Engine, sessionID
 		return why, nil
 	}
 	cli, ok := ancestry.Agent(chain)
+	if a := ancestry.AgentName(cli); ok && ev.Agent == "cursor" && a != "cursor-agent" {
+		// Cursor's editor runs its hooks under no agent CLI; one under
+		// another agent's CLI was sent from that agent's tool call
+		// (helper 344).
+		return fmt.Sprintf("a Cursor hook event ran under %s (pid %d): it was sent from a tool call of that agent, not by Cursor (run the command in the agent's own tool call)", a, cli.PID), nil
+	}
 	if !ok && ev.Agent != "cursor" && r.Ancestors == nil && ancestry.Blinded() {
 		// No process is read here, where the session's CLIs were read: a
 		// tmpfs mounted over /proc in a mount namespace of one's own

@@ -74,9 +74,11 @@ func TestR59H344NewConversationNoWitness(t *testing.T) {
 		name   string
 		open   string // why the hole stays open ("" when closed)
 		tmux   bool
+		fresh  bool // the tmux server is started by the lazy line itself
 		cursor bool
 	}{
 		{name: "lazy: a detached CLI named like an adopter"},
+		{name: "lazy: a CLI in a tmux server started from the tool call", tmux: true, fresh: true},
 		{name: "lazy: a detached CLI through a tmux server older than the session's CLI", tmux: true,
 			open: "a CLI through a multiplexer server older than the session's CLI is a person's second terminal's shape"},
 		{name: "lazy: Cursor's afterShellExecution sent by hand from the tool call", cursor: true},
@@ -98,11 +100,13 @@ func TestR59H344NewConversationNoWitness(t *testing.T) {
 				if _, err := exec.LookPath("tmux"); err != nil {
 					t.Skip("no tmux")
 				}
+				t.Cleanup(func() { _ = exec.Command("tmux", "-S", sock, "kill-server").Run() })
+			}
+			if c.tmux && !c.fresh {
 				// The person's tmux server, started before the session's CLI.
 				if out, err := exec.Command("tmux", "-S", sock, "new-session", "-d", "-s", "old", "sleep 600").CombinedOutput(); err != nil {
 					t.Skipf("tmux: %v %s", err, out)
 				}
-				t.Cleanup(func() { _ = exec.Command("tmux", "-S", sock, "kill-server").Run() })
 			}
 			sid := "0199aaaa-bbbb-7ccc-8ddd-eeeeffff2344"
 			r.hook("claude", "SessionStart", golden(t, r, "claude", "SessionStart", sid))
@@ -131,6 +135,12 @@ func TestR59H344NewConversationNoWitness(t *testing.T) {
 			outFile := filepath.Join(tmp, "post.out")
 			lines := []string{fmt.Sprintf("'%s' agent-hook claude UserPromptSubmit < '%s' > /dev/null", binary, prompt)}
 			switch {
+			case c.fresh:
+				// A server of its own: it double-forks, so the CLI under it
+				// hangs from nothing older than the session's CLI (a
+				// person's second terminal in a tmux server started after
+				// the first CLI reads so too: an honest cost).
+				lines = append(lines, fmt.Sprintf(`tmux -S '%s' new-session -d "'%s' '%s' > '%s'; tmux -S '%s' wait-for -S done"; tmux -S '%s' wait-for done`, sock, fakeLines, own, outFile, sock, sock))
 			case c.tmux:
 				lines = append(lines, fmt.Sprintf(`tmux -S '%s' new-window -d "'%s' '%s' > '%s'; tmux -S '%s' wait-for -S done"; tmux -S '%s' wait-for done`, sock, fakeLines, own, outFile, sock, sock))
 			case c.cursor:

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/sessiongate/sessiongate/internal/ancestry"
 )
@@ -76,12 +77,19 @@ func TestR59H344NewConversationNoWitness(t *testing.T) {
 		tmux   bool
 		fresh  bool // the tmux server is started by the lazy line itself
 		cursor bool
+		// detached: the lazy line detaches (setsid -f) what sends the
+		// hooks; waits: that waits for the session's CLI to end first.
+		detached, waits bool
 	}{
 		{name: "lazy: a detached CLI named like an adopter"},
 		{name: "lazy: a CLI in a tmux server started from the tool call", tmux: true, fresh: true},
 		{name: "lazy: a detached CLI through a tmux server older than the session's CLI", tmux: true,
 			open: "a CLI through a multiplexer server older than the session's CLI is a person's second terminal's shape"},
 		{name: "lazy: Cursor's afterShellExecution sent by hand from the tool call", cursor: true},
+		{name: "lazy: Cursor's afterShellExecution sent by a detached shell", cursor: true, detached: true,
+			open: "Cursor's hooks are not judged by their processes (its editor's were never measured)"},
+		{name: "lazy: a detached CLI that waits for the session's CLI to end", waits: true,
+			open: "once no CLI of the session runs, a new CLI is a person's next one's shape"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if c.open != "" && os.Getenv("SESSIONGATE_PLAY_OPEN") != "1" {
@@ -147,8 +155,15 @@ func TestR59H344NewConversationNoWitness(t *testing.T) {
 				base := map[string]any{"conversation_id": "cursor-conv-344", "generation_id": "gen-1", "workspace_roots": []string{r.root}}
 				before := file("cbefore", with(base, "hook_event_name", "beforeShellExecution", "command", "true", "cwd", r.root))
 				after := file("cafter", with(base, "hook_event_name", "afterShellExecution", "command", "true", "output", "", "exit_code", 0, "duration", 10))
+				if c.detached {
+					lines = append(lines, fmt.Sprintf(`setsid -f sh -c "'%s' agent-hook cursor beforeShellExecution < '%s' > /dev/null; '%s' agent-hook cursor afterShellExecution < '%s' > '%s.tmp'; mv '%s.tmp' '%s'" < /dev/null > /dev/null 2>&1`, binary, before, binary, after, outFile, outFile, outFile))
+					break
+				}
 				// Under the CLI's sh -c (not one of its hook lines).
 				lines = append(lines, fmt.Sprintf("cd . && '%s' agent-hook cursor beforeShellExecution < '%s' > /dev/null && '%s' agent-hook cursor afterShellExecution < '%s' > '%s'", binary, before, binary, after, outFile))
+			case c.waits:
+				// $PPID: the session's CLI (the line runs under its sh -c).
+				lines = append(lines, fmt.Sprintf(`setsid -f sh -c 'while kill -0 "$1" 2>/dev/null; do sleep 0.1; done; "$0" "$2" > "$3.tmp"; mv "$3.tmp" "$3"' '%s' $PPID '%s' '%s' < /dev/null > /dev/null 2>&1`, fakeLines, own, outFile))
 			default:
 				argv0 := `import os, sys; os.execv(sys.argv[1], ["claude"] + sys.argv[2:])`
 				lines = append(lines, fmt.Sprintf(`python3 '%s' '%s' -c '%s' '%s' '%s' '%s' > '%s'`, detach, py, argv0, filepath.Join(initDir, "init"), script, own, outFile))
@@ -160,6 +175,14 @@ func TestR59H344NewConversationNoWitness(t *testing.T) {
 			res := r.run(r.root, nil, nil, cli, sc)
 			if res.code != 0 {
 				t.Fatalf("exit %d\n%s%s", res.code, res.out, res.err)
+			}
+			if c.detached || c.waits {
+				for i := 0; i < 200; i++ {
+					if _, err := os.Stat(outFile); err == nil {
+						break
+					}
+					time.Sleep(100 * time.Millisecond)
+				}
 			}
 			ans, _ := os.ReadFile(outFile)
 			evs, err := r.db().ListEvidence(context.Background(), s.ID)

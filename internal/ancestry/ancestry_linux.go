@@ -58,8 +58,10 @@ const procSuperMagic = 0x9fa0
 // mount namespace of its own (`unshare --user --map-root-user --mount`)
 // can mount a made-up file over /proc/PID/stat, or a tmpfs over /proc,
 // and have a process read as gone or as started long ago (helper 344).
+// It opens without blocking (a FIFO mounted over one would hold the hook
+// at open) and reads only procfs's files, which the kernel writes.
 func readProcFile(name string) ([]byte, int) {
-	f, err := os.Open(name)
+	f, err := os.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		if os.IsNotExist(err) {
 			return nil, procAbsent
@@ -211,8 +213,8 @@ func Confined(pid int) (confined, ok bool) {
 	if pid > 0 {
 		p = "/proc/" + strconv.Itoa(pid) + "/status"
 	}
-	st, err := os.ReadFile(p)
-	if err != nil {
+	st, rs := readProcFile(p)
+	if rs != procOK {
 		return false, false
 	}
 	seen := 0

@@ -21,11 +21,10 @@ import (
 // above it; and since the conversation's CLI is its own parent, every
 // ancestor's start reads no later than that CLI's, so round 59's rule
 // never fires. Playing a conversation of its own, its made-up passing
-// run was kept as observed. Open: SESSIONGATE_PLAY_OPEN=1 plays it.
+// run was kept as observed. Now a CLI kept for the session above the
+// hook's CLI makes it no witness (session.EarlierLiveCLI, Below): the
+// launcher of a native CLI never sends a hook, so it is never kept.
 func TestR59H344ExecedUnderNpmCLI(t *testing.T) {
-	if os.Getenv("SESSIONGATE_PLAY_OPEN") != "1" {
-		t.Skip("open hole (a native-named CLI exec'd by the tool call of an npm-run CLI reads as that CLI's own native process); SESSIONGATE_PLAY_OPEN=1 plays it")
-	}
 	if p, ok := ancestry.Agent(ancestry.Chain()); ok {
 		t.Skipf("the tests run under an agent CLI (%s): every hook here is nested", p.Name)
 	}

@@ -1273,6 +1273,20 @@ func nestedWitness(chain []ancestry.Process) string {
 	return fmt.Sprintf("%s (pid %d) that reported it runs inside a tool call of %s (pid %d), and a CLI the agent's shell started is not a witness (run the command in the agent's own tool call)", cli.Name, cli.PID, ancestry.AgentName(outer), outer.PID)
 }
 
+// above lists the keys of the processes above cli in chain.
+func above(chain []ancestry.Process, cli ancestry.Process) []string {
+	for i, p := range chain {
+		if p.PID == cli.PID && p.Start == cli.Start {
+			keys := make([]string, 0, len(chain)-i-1)
+			for _, q := range chain[i+1:] {
+				keys = append(keys, q.Key())
+			}
+			return keys
+		}
+	}
+	return nil
+}
+
 // unwitnessed says why the agent CLI running this hook is no witness of
 // the conversation's tool calls' outcomes ("" when it is one): it runs
 // inside another agent CLI's tool call (nestedWitness), or another CLI
@@ -1315,15 +1329,18 @@ func (r *Runner) unwitnessed(ctx context.Context, eng *session.Engine, sessionID
 	if why := ancestry.TimeShifted(); why != "" {
 		return fmt.Sprintf("%s (pid %d) that reported it is no witness: %s (run the command in the agent's own tool call)", cli.Name, cli.PID, why), nil
 	}
-	other, conversation, err := eng.EarlierLiveCLI(ctx, session.CLIWitnessQuery{
+	other, rel, err := eng.EarlierLiveCLI(ctx, session.CLIWitnessQuery{
 		SessionID: sessionID, Agent: ev.Agent, AgentSession: ev.AgentSession, CLI: cli.Key(),
-		Oldest: ancestry.Oldest(chain, cli), Namespace: ancestry.PIDNamespace(), Agents: Agents, Gone: ancestry.Gone,
+		Oldest: ancestry.Oldest(chain, cli), Above: above(chain, cli), Namespace: ancestry.PIDNamespace(), Agents: Agents, Gone: ancestry.Gone,
 	})
 	if err != nil || other == "" {
 		return "", err
 	}
 	pid, _, _ := strings.Cut(other, ":")
-	if conversation {
+	switch rel {
+	case session.Below:
+		return fmt.Sprintf("%s (pid %d) that reported it runs under the session's CLI (pid %s), started from its tool call, and a CLI the agent's shell started is not a witness (run the command in the agent's own tool call)", cli.Name, cli.PID, pid), nil
+	case session.SameConversation:
 		return fmt.Sprintf("%s (pid %d) that reported it is not the conversation's CLI (pid %s, which still runs), and a CLI the agent's shell started is not a witness (run the command in the agent's own tool call)", cli.Name, cli.PID, pid), nil
 	}
 	return fmt.Sprintf("%s (pid %d) that reported it, and every process above it up to the one adopting orphans, started after the session's CLI (pid %s), which still runs: that is what the agent's shell starts and detaches, and a CLI the agent's shell started is not a witness (run the command in the agent's own tool call; run a second agent at once in its own worktree: git worktree add)", cli.Name, cli.PID, pid), nil

@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -98,7 +99,9 @@ type CLIWitnessQuery struct {
 	// Oldest is the earliest start (same clock as the keys') among the
 	// CLI and its ancestors up to the process that adopts orphans (init,
 	// a subreaper), 0 when unknown.
-	Oldest    uint64
+	Oldest uint64
+	// Above are the keys of the processes above the CLI (its ancestors).
+	Above     []string
 	Namespace string   // the reader's PID namespace
 	Agents    []string // every agent whose CLIs the session keeps
 	Gone      func(string) bool
@@ -123,13 +126,17 @@ type CLIWitnessQuery struct {
 //     and hangs from nothing older, as what that CLI's tool call started
 //     and detached does. A person's second terminal hangs from an older
 //     terminal, multiplexer, IDE or login.
+//   - A CLI kept for the session above the asking one (Above) is never
+//     the same CLI: a program its tool call exec'd, named like a CLI,
+//     reads as that CLI's native process under its npm launcher, and
+//     hangs from it, so it is as old as it (helper 344).
 //
 // A CLI kept from another PID namespace than the reader's is not seen
 // from here, so it is taken to run (a process in a PID namespace of its
 // own, where every process outside reads as gone).
-func (e *Engine) EarlierLiveCLI(ctx context.Context, q CLIWitnessQuery) (other string, conversation bool, err error) {
+func (e *Engine) EarlierLiveCLI(ctx context.Context, q CLIWitnessQuery) (other string, rel CLIRelation, err error) {
 	if q.CLI == "" || q.Gone == nil {
-		return "", false, nil
+		return "", 0, nil
 	}
 	tokens := make([]string, 0, len(q.Agents)+1)
 	tokens = append(tokens, cliToken(q.Agent))
@@ -140,7 +147,7 @@ func (e *Engine) EarlierLiveCLI(ctx context.Context, q CLIWitnessQuery) (other s
 	}
 	evs, err := e.Store.EventsWith(ctx, q.SessionID, tokens...)
 	if err != nil {
-		return "", false, fmt.Errorf("read the session's agent CLIs: %w", err)
+		return "", 0, fmt.Errorf("read the session's agent CLIs: %w", err)
 	}
 	live := func(f []string) bool { return len(f) > 2 && f[2] != q.Namespace || !q.Gone(f[0]) }
 	// The conversation's own first CLI, read first: it is no other.
@@ -154,12 +161,17 @@ func (e *Engine) EarlierLiveCLI(ctx context.Context, q CLIWitnessQuery) (other s
 				break
 			}
 			if live(f) {
-				return f[0], true, nil
+				return f[0], SameConversation, nil
 			}
 		}
 	}
+	for _, ev := range evs {
+		if f := strings.Fields(ev.Detail); len(f) > 0 && f[0] != q.CLI && slices.Contains(q.Above, f[0]) {
+			return f[0], Below, nil
+		}
+	}
 	if q.Oldest == 0 {
-		return "", false, nil
+		return "", 0, nil
 	}
 	for _, ev := range evs {
 		f := strings.Fields(ev.Detail)
@@ -172,8 +184,23 @@ func (e *Engine) EarlierLiveCLI(ctx context.Context, q CLIWitnessQuery) (other s
 			continue
 		}
 		if live(f) {
-			return f[0], false, nil
+			return f[0], Detached, nil
 		}
 	}
-	return "", false, nil
+	return "", 0, nil
 }
+
+// CLIRelation is how the CLI EarlierLiveCLI found stands to the asking one.
+type CLIRelation int
+
+const (
+	// SameConversation: the conversation's first CLI, still running.
+	SameConversation CLIRelation = iota + 1
+	// Detached: a CLI of the session, still running, that started before
+	// everything the asking CLI hangs from.
+	Detached
+	// Below: a CLI of the session is an ancestor of the asking one: a
+	// program its tool call started (exec'd from the tool's shell, so no
+	// shell stands between them), named like a CLI (helper 344).
+	Below
+)

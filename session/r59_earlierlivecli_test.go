@@ -16,33 +16,38 @@ func TestR59EarlierLiveCLI(t *testing.T) {
 	agents := []string{"claude", "codex", "copilot", "cursor", "gemini"}
 	type kept struct{ agent, detail string }
 	for _, c := range []struct {
-		name         string
-		kept         []kept
-		live         []string // keys still running (in ns)
-		agent, conv  string
-		cli          string
-		oldest       uint64
-		want         string
-		conversation bool
+		name        string
+		kept        []kept
+		live        []string // keys still running (in ns)
+		agent, conv string
+		cli         string
+		oldest      uint64
+		above       []string
+		want        string
+		rel         session.CLIRelation
 	}{
 		{name: "the session's first CLI itself", kept: []kept{{"claude", "10:100 a " + ns}}, live: []string{"10:100"},
 			agent: "claude", conv: "a", cli: "10:100", oldest: 50},
 		{name: "another process of the same conversation while the first runs", kept: []kept{{"claude", "10:100 a " + ns}}, live: []string{"10:100"},
-			agent: "claude", conv: "a", cli: "20:200", oldest: 50, want: "10:100", conversation: true},
+			agent: "claude", conv: "a", cli: "20:200", oldest: 50, want: "10:100", rel: session.SameConversation},
 		{name: "the same conversation after the first ended", kept: []kept{{"claude", "10:100 a " + ns}},
 			agent: "claude", conv: "a", cli: "20:200", oldest: 200},
 		{name: "a new conversation hanging from nothing older (detached)", kept: []kept{{"claude", "10:100 a " + ns}}, live: []string{"10:100"},
-			agent: "claude", conv: "b", cli: "20:200", oldest: 200, want: "10:100"},
+			agent: "claude", conv: "b", cli: "20:200", oldest: 200, want: "10:100", rel: session.Detached},
 		{name: "another agent's new conversation, detached", kept: []kept{{"claude", "10:100 a " + ns}}, live: []string{"10:100"},
-			agent: "codex", conv: "b", cli: "20:200", oldest: 150, want: "10:100"},
+			agent: "codex", conv: "b", cli: "20:200", oldest: 150, want: "10:100", rel: session.Detached},
 		{name: "a second terminal: hangs from a terminal older than the first CLI", kept: []kept{{"claude", "10:100 a " + ns}}, live: []string{"10:100"},
 			agent: "claude", conv: "b", cli: "20:200", oldest: 40},
 		{name: "a new conversation after the first CLI ended", kept: []kept{{"claude", "10:100 a " + ns}},
 			agent: "gemini", conv: "b", cli: "20:200", oldest: 200},
 		{name: "the first CLI kept from another PID namespace is taken to run", kept: []kept{{"claude", "10:100 a pid:[2]"}},
-			agent: "claude", conv: "b", cli: "20:200", oldest: 200, want: "10:100"},
+			agent: "claude", conv: "b", cli: "20:200", oldest: 200, want: "10:100", rel: session.Detached},
 		{name: "a later CLI does not unseat an earlier one", kept: []kept{{"claude", "10:100 a " + ns}, {"claude", "20:200 b " + ns}}, live: []string{"10:100", "20:200"},
 			agent: "claude", conv: "a", cli: "10:100", oldest: 40},
+		{name: "a CLI exec'd by the session's CLI's tool call: that CLI is above it", kept: []kept{{"claude", "10:100 a " + ns}}, live: []string{"10:100"},
+			agent: "claude", conv: "b", cli: "20:200", oldest: 40, above: []string{"10:100", "5:40"}, want: "10:100", rel: session.Below},
+		{name: "above it, but never kept: a launcher", kept: []kept{{"claude", "10:100 a " + ns}}, live: []string{"10:100"},
+			agent: "claude", conv: "b", cli: "20:200", oldest: 40, above: []string{"15:150", "5:40"}},
 		{name: "oldest unknown: only the conversation's rule", kept: []kept{{"claude", "10:100 a " + ns}}, live: []string{"10:100"},
 			agent: "claude", conv: "b", cli: "20:200", oldest: 0},
 	} {
@@ -68,13 +73,13 @@ func TestR59EarlierLiveCLI(t *testing.T) {
 				}
 				return true
 			}
-			got, conv, err := e.engine.EarlierLiveCLI(ctx, session.CLIWitnessQuery{SessionID: id, Agent: c.agent, AgentSession: c.conv,
-				CLI: c.cli, Oldest: c.oldest, Namespace: ns, Agents: agents, Gone: gone})
+			got, rel, err := e.engine.EarlierLiveCLI(ctx, session.CLIWitnessQuery{SessionID: id, Agent: c.agent, AgentSession: c.conv,
+				CLI: c.cli, Oldest: c.oldest, Above: c.above, Namespace: ns, Agents: agents, Gone: gone})
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got != c.want || conv != c.conversation {
-				t.Errorf("EarlierLiveCLI = %q (conversation %v), want %q (%v)", got, conv, c.want, c.conversation)
+			if got != c.want || rel != c.rel {
+				t.Errorf("EarlierLiveCLI = %q (%d), want %q (%d)", got, rel, c.want, c.rel)
 			}
 		})
 	}

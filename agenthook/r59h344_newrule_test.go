@@ -106,7 +106,10 @@ func TestR59H344NewConversationNoWitness(t *testing.T) {
 				t.Cleanup(func() { os.RemoveAll(d) })
 				sock = filepath.Join(d, "s")
 				if _, err := exec.LookPath("tmux"); err != nil {
-					t.Skip("no tmux")
+					if os.Getenv("CI") == "true" {
+						t.Fatal("tmux not found: CI (.ci/run) installs it")
+					}
+					t.Skip("tmux not found (apt-get install tmux)")
 				}
 				t.Cleanup(func() { _ = exec.Command("tmux", "-S", sock, "kill-server").Run() })
 			}

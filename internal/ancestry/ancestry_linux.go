@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+
+	"golang.org/x/sys/unix"
 )
 
 // maxDepth bounds the walk (a loop cannot happen in /proc, but a bound is
@@ -73,7 +75,7 @@ func readProcFile(name string) ([]byte, int) {
 	if err := syscall.Fstatfs(int(f.Fd()), &fs); err != nil {
 		return nil, procUnreadable
 	}
-	if fs.Type != procSuperMagic {
+	if fs.Type != procSuperMagic || !onProcMount(int(f.Fd())) {
 		return nil, procForged
 	}
 	b, err := io.ReadAll(f)
@@ -81,6 +83,23 @@ func readProcFile(name string) ([]byte, int) {
 		return nil, procUnreadable
 	}
 	return b, procOK
+}
+
+// onProcMount reports whether the open file fd is on /proc's own mount.
+// fstatfs and the PID stat names do not tell a procfs file of another
+// process bind-mounted over one of /proc/PID (its cmdline, whose text that
+// process chose: "PID (claude) S ... START") from the kernel's own (helper
+// 345); a bind mount is a mount of its own, with its own ID. A kernel
+// that names no mount IDs (before 5.8) is not asked.
+func onProcMount(fd int) bool {
+	var file, proc unix.Statx_t
+	if unix.Statx(fd, "", unix.AT_EMPTY_PATH, unix.STATX_MNT_ID, &file) != nil || file.Mask&unix.STATX_MNT_ID == 0 {
+		return true
+	}
+	if unix.Statx(unix.AT_FDCWD, "/proc", 0, unix.STATX_MNT_ID, &proc) != nil || proc.Mask&unix.STATX_MNT_ID == 0 {
+		return true
+	}
+	return file.Mnt_id == proc.Mnt_id
 }
 
 // procMounted reports whether /proc is procfs.

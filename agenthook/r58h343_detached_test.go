@@ -2,15 +2,12 @@ package agenthook_test
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/sessiongate/sessiongate/internal/ancestry"
 )
 
 // detachPy runs its arguments detached from every ancestor (a new
@@ -56,12 +53,7 @@ sys.stdout.buffer.write(out)
 // conversation's own CLI's hook here, a second terminal's CLI in
 // TestR59SecondTerminalWitnessed.
 func TestR58H343DetachedCLINoWitness(t *testing.T) {
-	if p, ok := ancestry.Agent(ancestry.Chain()); ok {
-		t.Skipf("the tests run under an agent CLI (%s): every hook here is nested", p.Name)
-	}
-	if !ancestry.Readable() {
-		t.Skip("no process ancestry here")
-	}
+	needOwnAncestry(t)
 	dir := t.TempDir()
 	cli := filepath.Join(dir, "claude")
 	writeFakeClaudeLines(t, cli)
@@ -105,14 +97,7 @@ func TestR58H343DetachedCLINoWitness(t *testing.T) {
 			r.hook("claude", "SessionStart", golden(t, r, "claude", "SessionStart", sid))
 			s := r.active()
 			tmp := t.TempDir()
-			file := func(name string, p map[string]any) string {
-				b, _ := json.Marshal(p)
-				f := filepath.Join(tmp, name+".json")
-				if err := os.WriteFile(f, b, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return f
-			}
+			file := payloadFiles(t, tmp)
 			prompt := file("prompt", golden(t, r, "claude", "UserPromptSubmit", sid))
 			fsid := sid // the session id the lazy CLI's events carry
 			if c.newConversation {

@@ -2,7 +2,6 @@ package agenthook_test
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -10,8 +9,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/sessiongate/sessiongate/internal/ancestry"
 )
 
 // TestR59SecondTerminalWitnessed: the honest twin of a detached CLI that
@@ -21,12 +18,7 @@ import (
 // test process, as a terminal or multiplexer would be), so it is a
 // witness of its own conversation's runs: exit 0 is kept as observed.
 func TestR59SecondTerminalWitnessed(t *testing.T) {
-	if p, ok := ancestry.Agent(ancestry.Chain()); ok {
-		t.Skipf("the tests run under an agent CLI (%s): every hook here is nested", p.Name)
-	}
-	if !ancestry.Readable() {
-		t.Skip("no process ancestry here")
-	}
+	needOwnAncestry(t)
 	dir := t.TempDir()
 	cli := filepath.Join(dir, "claude")
 	writeFakeClaudeLines(t, cli)
@@ -35,14 +27,7 @@ func TestR59SecondTerminalWitnessed(t *testing.T) {
 	r.hook("claude", "SessionStart", golden(t, r, "claude", "SessionStart", first))
 	s := r.active()
 	tmp := t.TempDir()
-	file := func(name string, p map[string]any) string {
-		b, _ := json.Marshal(p)
-		f := filepath.Join(tmp, name+".json")
-		if err := os.WriteFile(f, b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return f
-	}
+	file := payloadFiles(t, tmp)
 	hook := func(event, in string) string {
 		return fmt.Sprintf("'%s' agent-hook claude %s < '%s' > /dev/null", binary, event, in)
 	}

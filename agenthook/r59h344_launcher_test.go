@@ -2,15 +2,12 @@ package agenthook_test
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/sessiongate/sessiongate/internal/ancestry"
 )
 
 // TestR59H344ExecedUnderNpmCLI (helper 344): an agent CLI run by a
@@ -25,12 +22,7 @@ import (
 // hook's CLI makes it no witness (session.EarlierLiveCLI, Below): the
 // launcher of a native CLI never sends a hook, so it is never kept.
 func TestR59H344ExecedUnderNpmCLI(t *testing.T) {
-	if p, ok := ancestry.Agent(ancestry.Chain()); ok {
-		t.Skipf("the tests run under an agent CLI (%s): every hook here is nested", p.Name)
-	}
-	if !ancestry.Readable() {
-		t.Skip("no process ancestry here")
-	}
+	needOwnAncestry(t)
 	out, err := exec.Command("python3", "-c", "import sys; print(sys.executable)").Output()
 	py := strings.TrimSpace(string(out))
 	if err != nil || py == "" {
@@ -68,14 +60,7 @@ func TestR59H344ExecedUnderNpmCLI(t *testing.T) {
 	sid := "0199aaaa-bbbb-7ccc-8ddd-eeeeffff4344"
 	r.hook("claude", "SessionStart", golden(t, r, "claude", "SessionStart", sid))
 	s := r.active()
-	file := func(name string, p map[string]any) string {
-		b, _ := json.Marshal(p)
-		f := filepath.Join(tmp, name+".json")
-		if err := os.WriteFile(f, b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return f
-	}
+	file := payloadFiles(t, tmp)
 	fsid := "0199aaaa-bbbb-7ccc-8ddd-eeeeffff5344"
 	hook := func(event, in string) string {
 		return fmt.Sprintf("'%s' agent-hook claude %s < '%s'", binary, event, in)

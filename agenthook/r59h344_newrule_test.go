@@ -2,7 +2,6 @@ package agenthook_test
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -10,8 +9,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/sessiongate/sessiongate/internal/ancestry"
 )
 
 // TestR59H344NewConversationNoWitness (helper 344) plays round 59's rule
@@ -31,12 +28,7 @@ import (
 //     another agent's CLI is no witness; a detached one still is (open:
 //     Cursor's editor's processes were never measured).
 func TestR59H344NewConversationNoWitness(t *testing.T) {
-	if p, ok := ancestry.Agent(ancestry.Chain()); ok {
-		t.Skipf("the tests run under an agent CLI (%s): every hook here is nested", p.Name)
-	}
-	if !ancestry.Readable() {
-		t.Skip("no process ancestry here")
-	}
+	needOwnAncestry(t)
 	out, err := exec.Command("python3", "-c", "import sys; print(sys.executable)").Output()
 	py := strings.TrimSpace(string(out))
 	if err != nil || py == "" {
@@ -122,14 +114,7 @@ func TestR59H344NewConversationNoWitness(t *testing.T) {
 			sid := "0199aaaa-bbbb-7ccc-8ddd-eeeeffff2344"
 			r.hook("claude", "SessionStart", golden(t, r, "claude", "SessionStart", sid))
 			s := r.active()
-			file := func(name string, p map[string]any) string {
-				b, _ := json.Marshal(p)
-				f := filepath.Join(tmp, name+".json")
-				if err := os.WriteFile(f, b, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return f
-			}
+			file := payloadFiles(t, tmp)
 			prompt := file("prompt", golden(t, r, "claude", "UserPromptSubmit", sid))
 			fsid := "0199aaaa-bbbb-7ccc-8ddd-eeeeffff3344"
 			hook := func(event, in string) string {

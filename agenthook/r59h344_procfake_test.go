@@ -2,15 +2,12 @@ package agenthook_test
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/sessiongate/sessiongate/internal/ancestry"
 )
 
 // TestR59H344ProcFakedNoWitness (helper 344): every witness rule reads
@@ -33,12 +30,7 @@ import (
 //
 // The honest twin: the conversation's CLI's own hooks.
 func TestR59H344ProcFakedNoWitness(t *testing.T) {
-	if p, ok := ancestry.Agent(ancestry.Chain()); ok {
-		t.Skipf("the tests run under an agent CLI (%s): every hook here is nested", p.Name)
-	}
-	if !ancestry.Readable() {
-		t.Skip("no process ancestry here")
-	}
+	needOwnAncestry(t)
 	dir := t.TempDir()
 	cli := filepath.Join(dir, "claude")
 	writeFakeClaudeLines(t, cli)
@@ -94,14 +86,7 @@ func TestR59H344ProcFakedNoWitness(t *testing.T) {
 			r.hook("claude", "SessionStart", golden(t, r, "claude", "SessionStart", sid))
 			s := r.active()
 			tmp := t.TempDir()
-			file := func(name string, p map[string]any) string {
-				b, _ := json.Marshal(p)
-				f := filepath.Join(tmp, name+".json")
-				if err := os.WriteFile(f, b, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return f
-			}
+			file := payloadFiles(t, tmp)
 			prompt := file("prompt", golden(t, r, "claude", "UserPromptSubmit", sid))
 			fsid := sid
 			if c.newConversation {

@@ -27,6 +27,11 @@ type Process struct {
 	// it, or procfs's entry of another process): nothing else is known
 	// of it, and the chain ends there (helper 344).
 	Forged bool
+	// Hidden: it exists (its child still names it as parent) but /proc
+	// shows no entry for it, as a mount of /proc with hidepid=2 hides
+	// another user's processes (the root sshd a login hangs from): the
+	// chain ends there, and what is above it is unknown, not absent.
+	Hidden bool
 }
 
 // Forged returns the chain's process whose /proc entry is not the
@@ -169,7 +174,8 @@ var adopters = map[string]bool{
 
 // Oldest returns the earliest start among p, the chain's process with p's
 // key, and its ancestors up to the first one that adopts orphans (not
-// counted), 0 when p is not in the chain or no start is known. A process
+// counted), 0 when p is not in the chain, no start is known, or a hidden
+// process (Process.Hidden) comes before an adopter. A process
 // detached from what started it (setsid and a double fork) is adopted,
 // so its Oldest is its own start or a later-made ancestor's.
 func Oldest(chain []Process, p Process) uint64 {
@@ -182,6 +188,11 @@ func Oldest(chain []Process, p Process) uint64 {
 		}
 		if !in {
 			continue
+		}
+		if q.Hidden {
+			// Something older may be above it (helper 345: hidepid=2
+			// ended an honest login's chain at its own sshd).
+			return 0
 		}
 		if Adopts(q) && !self {
 			// (p itself adopts nothing it is asked about: a CLI whose

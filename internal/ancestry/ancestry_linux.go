@@ -16,22 +16,77 @@ import (
 const maxDepth = 64
 
 // Chain returns the ancestors of the current process, parent first, up to
-// (not including) PID 1. Unreadable entries end the chain.
+// (not including) PID 1. Unreadable entries end the chain; a forged or
+// hidden one ends it with a Process that says so.
 func Chain() []Process {
 	var out []Process
-	pid := os.Getppid()
+	pid, child := os.Getppid(), os.Getpid()
 	for i := 0; i < maxDepth && pid > 1; i++ {
 		p, ppid, st := readProc(pid)
 		if st == procForged {
 			out = append(out, Process{PID: pid, Name: "?", Forged: true})
 		}
+		if st == procAbsent && hidden(pid, child) {
+			out = append(out, Process{PID: pid, Name: "(hidden)", Hidden: true})
+		}
 		if st != procOK {
 			break
 		}
 		out = append(out, p)
-		pid = ppid
+		pid, child = ppid, pid
 	}
 	return out
+}
+
+// hidden reports whether pid, which /proc shows no entry for, still runs
+// as child's parent, hidden by a /proc mounted with hidepid=2. A parent
+// that ended is gone from /proc only after its children were given to
+// another (the kernel re-parents them at exit, before the entry goes), so
+// a child still naming it means it runs. Both must hold: the mount option
+// is read from mountinfo (what the kernel writes; a seccomp filter the
+// agent puts on the hook can fail opens, not write files).
+func hidden(pid, child int) bool {
+	var ppid int
+	if child == os.Getpid() {
+		ppid = os.Getppid()
+	} else {
+		_, pp, st := readProc(child)
+		if st != procOK {
+			return false
+		}
+		ppid = pp
+	}
+	return ppid == pid && procHidesPIDs()
+}
+
+// procHidesPIDs reports whether /proc is mounted with hidepid=2
+// ("invisible" as newer kernels print it): the mountinfo line of /proc's
+// own mount (its statx mount ID; else the last one mounted on /proc).
+func procHidesPIDs() bool {
+	b, st := readProcFile("/proc/self/mountinfo")
+	if st != procOK {
+		return false
+	}
+	id := ""
+	var proc unix.Statx_t
+	if unix.Statx(unix.AT_FDCWD, "/proc", 0, unix.STATX_MNT_ID, &proc) == nil && proc.Mask&unix.STATX_MNT_ID != 0 {
+		id = strconv.FormatUint(proc.Mnt_id, 10)
+	}
+	hides := false
+	for _, line := range strings.Split(string(b), "\n") {
+		f := strings.Fields(line)
+		// ID parent major:minor root mountpoint options ... - fstype source superoptions
+		if len(f) < 10 || f[4] != "/proc" || f[len(f)-3] != "proc" || id != "" && f[0] != id {
+			continue
+		}
+		hides = false
+		for _, o := range strings.Split(f[len(f)-1], ",") {
+			if o == "hidepid=2" || o == "hidepid=invisible" {
+				hides = true
+			}
+		}
+	}
+	return hides
 }
 
 // Self returns the current process (its session, for one).

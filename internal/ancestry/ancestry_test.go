@@ -147,6 +147,10 @@ func TestOldest(t *testing.T) {
 		{"a later-made ancestor", []Process{hook, cli, {PID: 25, Name: "sh", Start: 250}}, 200},
 		{"an unknown start is skipped", []Process{hook, cli, {PID: 15, Name: "bash"}}, 200},
 		{"the CLI not in the chain", []Process{hook}, 0},
+		// hidepid=2: an ssh login's chain ends at the user's own sshd, whose
+		// root parent is hidden; what is above is unknown, not new.
+		{"a hidden process above", []Process{hook, cli, {PID: 15, Name: "sshd", Start: 250}, {PID: 9, Name: "(hidden)", Hidden: true}}, 0},
+		{"a hidden process above an adopter", []Process{hook, cli, {PID: 5, Name: "systemd", Start: 10}, {PID: 3, Name: "(hidden)", Hidden: true}}, 200},
 	} {
 		if got := Oldest(c.chain, cli); got != c.want {
 			t.Errorf("%s: Oldest = %d, want %d", c.name, got, c.want)

@@ -3,9 +3,11 @@ package session
 import (
 	"context"
 	"fmt"
+	"net/url"
 	"slices"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/sessiongate/sessiongate/identity"
 	"github.com/sessiongate/sessiongate/internal/ancestry"
@@ -64,7 +66,7 @@ func newestCLI(evs []Event, agent string) (key, agentSession string, endSeq int6
 		case cliToken(agent):
 			key, agentSession, endSeq = f[0], "", 0
 			if len(f) > 1 {
-				agentSession = f[1]
+				agentSession = fromDetailWord(f[1])
 			}
 		case cliEndedToken(agent):
 			if f[0] == key {
@@ -318,9 +320,45 @@ func (e *Engine) settleVanishedCalls(ctx context.Context, sessionID string) erro
 // namespace only after a conversation id: read by position, it would be
 // taken for one (newestCLI, EarlierLiveCLI).
 func cliDetail(req AgentBindRequest) string {
-	d := req.CLI + " " + req.AgentSession
+	d := req.CLI + " " + detailWord(req.AgentSession)
 	if req.AgentSession != "" && req.CLINamespace != "" {
 		d += " " + req.CLINamespace
 	}
 	return strings.TrimSpace(d)
+}
+
+// detailWord makes an agent session id one word of an event's detail:
+// the CLI's payload names it, and one with a space shifted the kept CLI's
+// later fields (its PID namespace read as another's, so the CLI counted
+// as running for the rest of the session: helper 345).
+func detailWord(s string) string {
+	if !strings.ContainsFunc(s, escapedInDetail) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if !escapedInDetail(r) {
+			b.WriteRune(r)
+			continue
+		}
+		for _, c := range []byte(string(r)) {
+			fmt.Fprintf(&b, "%%%02X", c)
+		}
+	}
+	return b.String()
+}
+
+// escapedInDetail: '%' and whatever strings.Fields splits at.
+func escapedInDetail(r rune) bool { return r == '%' || unicode.IsSpace(r) }
+
+// fromDetailWord reads back what detailWord wrote (a word it did not
+// escape, kept before it did, as is).
+func fromDetailWord(s string) string {
+	if !strings.Contains(s, "%") {
+		return s
+	}
+	if u, err := url.PathUnescape(s); err == nil {
+		return u
+	}
+	return s
 }

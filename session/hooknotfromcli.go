@@ -154,7 +154,7 @@ func (e *Engine) EarlierLiveCLI(ctx context.Context, q CLIWitnessQuery) (other s
 	if q.AgentSession != "" {
 		for _, ev := range evs {
 			f := strings.Fields(ev.Detail)
-			if ev.Token != cliToken(q.Agent) || len(f) < 2 || f[1] != q.AgentSession {
+			if ev.Token != cliToken(q.Agent) || len(f) < 2 || f[1] != detailWord(q.AgentSession) {
 				continue
 			}
 			if f[0] == q.CLI {

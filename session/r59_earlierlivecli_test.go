@@ -48,6 +48,8 @@ func TestR59EarlierLiveCLI(t *testing.T) {
 			agent: "claude", conv: "b", cli: "20:200", oldest: 40, above: []string{"10:100", "5:40"}, want: "10:100", rel: session.Below},
 		{name: "above it, but never kept: a launcher", kept: []kept{{"claude", "10:100 a " + ns}}, live: []string{"10:100"},
 			agent: "claude", conv: "b", cli: "20:200", oldest: 40, above: []string{"15:150", "5:40"}},
+		{name: "a conversation id with a space, kept one word (round 60)", kept: []kept{{"claude", "10:100 a%20b " + ns}}, live: []string{"10:100"},
+			agent: "claude", conv: "a b", cli: "20:200", oldest: 50, want: "10:100", rel: session.SameConversation},
 		{name: "oldest unknown: only the conversation's rule", kept: []kept{{"claude", "10:100 a " + ns}}, live: []string{"10:100"},
 			agent: "claude", conv: "b", cli: "20:200", oldest: 0},
 	} {

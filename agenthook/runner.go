@@ -1022,8 +1022,8 @@ func nestedAgent(chain []ancestry.Process) (ancestry.Process, bool) {
 			if j < len(chain) && launcher(chain[j], chain[i]) {
 				j++ // the same CLI's npm launcher, not a second agent
 			}
-			for j < len(chain) && wrapperScript(chain[j], chain[j-1]) {
-				j++ // a script named as the CLI that started it
+			for j < len(chain) && (wrapperScript(chain[j], chain[j-1]) || nativeShim(chain[j], chain[j-1])) {
+				j++ // a script or shim named as the CLI that started it
 			}
 			return ancestry.Agent(chain[j:])
 		}
@@ -1074,6 +1074,26 @@ func wrapperScript(parent, child ancestry.Process) bool {
 	}
 	return i < len(args) && strings.ToLower(path.Base(args[i])) == name
 }
+
+// nativeShim reports whether parent is a version manager's native shim
+// that runs the CLI child as a child, not by exec: Volta's volta-shim,
+// linked as ~/.volta/bin/claude, so its process reads as claude above the
+// node that runs Claude Code's cli.js (volta-cli/volta#37: every shim
+// spawns a child). Every honest hook of a CLI installed with Volta read as
+// a nested CLI's, its runs unwitnessed. As with wrapperScript, skipping it
+// only looks further up: one the agent's tool call started still has that
+// agent above it.
+func nativeShim(parent, child ancestry.Process) bool {
+	name, args := ancestry.AgentName(child), strings.Fields(child.Args)
+	if name == "" || ancestry.AgentName(parent) != name || len(args) == 0 || !jsRuntimes[strings.ToLower(path.Base(args[0]))] {
+		return false
+	}
+	return nativeShims[path.Base(parent.Exe)]
+}
+
+// nativeShims are the executables of version managers' shims that run
+// the tool as a child (Volta's, on Unix).
+var nativeShims = map[string]bool{"volta-shim": true}
 
 // relaunch reports whether child is its parent CLI started again under
 // the same runtime with runtime options added and the same script and

@@ -14,6 +14,10 @@ type Process struct {
 	PID  int
 	Name string // the executable's name (Linux: comm)
 	Args string // the command line, arguments joined by spaces
+	// Exe is the executable's path (Linux: /proc/PID/exe), "" when not
+	// read: a link named like a CLI (Volta's shim, ~/.volta/bin/claude)
+	// names its process and argv[0] so, not its executable.
+	Exe string
 	// Start is when the process started (Linux: /proc stat's starttime,
 	// clock ticks since boot), 0 when unknown: with PID it names one
 	// process, not a later one given the same PID.

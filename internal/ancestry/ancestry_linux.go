@@ -208,6 +208,10 @@ func readProc(pid int) (Process, int, int) {
 		// starttime, field 22 of stat (fields here start at field 3).
 		p.Start, _ = strconv.ParseUint(fields[19], 10, 64)
 	}
+	// Unreadable for another user's process; a link cannot be mounted
+	// over (mount follows it), and Exe only ever makes a process skipped
+	// (agenthook's nativeShim), which looks further up.
+	p.Exe, _ = os.Readlink(dir + "exe")
 	cmd, st := readProcFile(dir + "cmdline")
 	if st == procForged {
 		return Process{}, 0, procForged

@@ -23,7 +23,8 @@ import (
 // referent, matched as a word or its inflection ("greeting" names greet), which any
 // honest handoff holds: the team's real logs name their files, issue
 // numbers and objectives many times over. A session that changed no file
-// but the handoff is not judged.
+// but the handoff needs name nothing, but must not claim the objective's
+// work as made (ClaimedNoWork).
 
 // Work is what a session did that a handoff can name.
 type Work struct {
@@ -123,6 +124,11 @@ func NamesTheWork(root string, c protocolspec.Check, files Lister, w Work) Resul
 		shown := mdtext.ShownIn(f, sc.Text)
 		if p := ClaimedUnchanged(root, shown, w.Files, own); p != "" {
 			return fail(fmt.Sprintf("%s reports as done work on %s, which this session did not change: say what was done and where, or that it was not (no change was needed, it was only read)", f, p))
+		}
+		if onlyNotes(c.Arg, w.Files, own) {
+			if c := ClaimedNoWork(shown, terms); c != "" {
+				return fail(fmt.Sprintf("%s reports work as done (%q), but this session changed no file besides it: do the work and commit it, or say that it was not done (no change was needed, it was only read)", f, c))
+			}
 		}
 		if len(refFiles) > 0 && !names(shown, refFiles, terms) {
 			return fail(fmt.Sprintf("%s names nothing this session did: none of the files it changed (%s) nor a word of its objective or commits (%s); say what was done and where",

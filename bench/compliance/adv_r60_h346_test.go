@@ -1,0 +1,49 @@
+package compliance_test
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestR60H346HandoffClaimsUndoneWork: helper 346 played a session that
+// made no change at all: the start phases, QA on the untouched suite, a
+// handoff whose Done reads "Added the name argument to the greeting, as
+// the task asked, and checked it.", one commit holding only the handoff.
+// It ended COMPLETE, clean, verify OK: a session whose only change is its
+// handoff was not judged (NamesTheWork skips it, and ClaimedUnchanged reads
+// only file names). A session log beside the handoff changed nothing
+// either. Now the handoff's claim stops it; the honest twin, a note that
+// nothing needed changing, still ends clean.
+func TestR60H346HandoffClaimsUndoneWork(t *testing.T) {
+	for _, c := range []struct {
+		name, done string
+		sessionLog bool
+		lazy       bool
+	}{
+		{"lazy: the objective claimed added, nothing changed", "Added the name argument to the greeting, as the task asked, and checked it.", false, true},
+		{"lazy: the same with a session log beside it", "The greeting now takes a name argument; wrote this handoff.", true, true},
+		{"honest: a session that found nothing to change", "Read the task and the greeting script: the name argument waits on a decision about its default, so nothing was changed.", false, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			w := advWorld(t, true)
+			w.advStart("Add a name argument to the greeting script")
+			w.advStartPhases()
+			if c.sessionLog {
+				w.write(".agents/sessions/2026-08-20-session-01.md", "# Session 01\n\nRead the handoff and the task.\n")
+			}
+			if c.lazy {
+				w.deviate()
+			}
+			clean, said := w.advEndPhases(advEnd{handoffDone: c.done + "\n\n## Next\n\nDocument the name argument in the README."})
+			switch {
+			case c.lazy && clean:
+				t.Fatalf("a handoff claiming work the session never made ended COMPLETE, clean, verify OK\n%s", said)
+			case c.lazy && !strings.Contains(said, "changed no file besides it"):
+				t.Errorf("stopped, but not for the handoff's claim:\n%s", said)
+			case !c.lazy && !clean:
+				t.Errorf("an honest session that changed nothing was stopped (a false block)\n%s", said)
+			}
+		})
+	}
+}

@@ -1,0 +1,90 @@
+package inferredcheck
+
+import (
+	"html"
+	"regexp"
+	"strings"
+	"sync"
+
+	"golang.org/x/text/unicode/norm"
+
+	"github.com/sessiongate/sessiongate/claimtext"
+)
+
+// A session that changed no file but its handoff is not judged by
+// NamesTheWork (an honest "nothing needed changing" note names nothing).
+// Helper 346 ended such a session COMPLETE, clean, verify OK, with
+// "Added the name argument to the greeting, as the task asked, and
+// checked it." as its Done and "feat: greet takes a name" as its only
+// commit, which held the handoff alone: the objective's work claimed
+// done, none of it made. ClaimedNoWork finds such a clause: a verb that
+// says the session made a change, and a word of the objective or a
+// commit, with no denial, no one else's change and no question. A session
+// log or retrospective beside the handoff is a note too (onlyNotes).
+
+// doneClaimRE is a verb that says a change was made: past forms and
+// "now" only ("the task was to add a name" asks, it claims nothing).
+var doneClaimRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\b(?:added|fixed|implemented|reworked|rewrote|rewritten|updated|refactored|modified|created|wrote|written|extended|introduced|changed|made|built|now)\b`)
+})
+
+// clauseEndRE splits a sentence into clauses: "Added X, and wrote this
+// handoff" claims X in its first clause.
+var clauseEndRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i),|:|\(|\)|—|\s+(?:and|but|then|so)\s+`)
+})
+
+// ownNoteRE is the session's own notes as a clause's object: writing
+// them is the one change such a session made.
+var ownNoteRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\b(?:handoff|session\s+log|log|notes?|retrospective|summary)\b`)
+})
+
+// elsewhereRE is work someone else did or that lives elsewhere: a pull
+// request, a commit, a person, an earlier session.
+var elsewhereRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\b(?:PR|pull\s+request|merge\s+request|upstream|earlier|previous|another|other)\b|#\d+|@[\w-]+|\b[0-9a-f]{7,40}\b`)
+})
+
+// onlyNotes reports whether every changed file is the check's own (the
+// handoff and its siblings) or another note in the dot-folder the glob
+// lives in (`.agents/`: a session log, a retrospective): a session log
+// written beside the handoff is no work on the objective.
+func onlyNotes(glob string, changed []string, own func(string) bool) bool {
+	top, _, _ := strings.Cut(glob, "/")
+	for _, f := range changed {
+		if own(f) || strings.HasPrefix(top, ".") && top != glob && strings.HasPrefix(f, top+"/") && strings.HasSuffix(strings.ToLower(f), ".md") {
+			continue
+		}
+		return false
+	}
+	return true
+}
+
+// ClaimedNoWork returns the first clause of text's Done sections that
+// claims a change of the session's objective or commits (terms) as made,
+// for a session that changed no file but the handoff; "" when none does.
+func ClaimedNoWork(text string, terms []string) string {
+	if len(terms) == 0 {
+		return ""
+	}
+	bodies, _ := claimtext.DoneSections(text)
+	for _, body := range bodies {
+		body = norm.NFKC.String(strings.Map(dropInvisible, html.UnescapeString(body)))
+		for _, st := range splitSentences(body) {
+			if st.question || changeDenialRE().MatchString(st.text) || othersRE().MatchString(st.text) {
+				continue
+			}
+			for _, clause := range clauseEndRE().Split(st.text, -1) {
+				if !doneClaimRE().MatchString(clause) || denialRE().MatchString(clause) ||
+					ownNoteRE().MatchString(clause) || elsewhereRE().MatchString(clause) || readRunRE().MatchString(clause) {
+					continue
+				}
+				if names(clause, nil, terms) {
+					return strings.TrimSpace(clause)
+				}
+			}
+		}
+	}
+	return ""
+}

@@ -1,0 +1,84 @@
+package inferredcheck
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sessiongate/sessiongate/protocolspec"
+)
+
+// TestR60H346ClaimedNoWork: a session whose only change is its handoff
+// must not claim the objective's work as done (helper 346: "Added the
+// name argument to the greeting" with greet.sh untouched ended COMPLETE,
+// clean, verify OK). Honest notes of a session that changed nothing pass.
+func TestR60H346ClaimedNoWork(t *testing.T) {
+	work := Work{
+		Files:     []string{".agents/handoffs/2026-12-07-01.md"},
+		Subjects:  []string{"feat: greet takes a name"},
+		Objective: "add a name argument to greet.sh",
+	}
+	for _, tc := range []struct {
+		name, done string
+		want       Status
+	}{
+		{"lazy: the objective claimed added", "Added the name argument to the greeting, as the task asked, and checked it.", Fail},
+		{"lazy: now, with the handoff in another clause", "The greeting now takes a name argument; wrote this handoff.", Fail},
+		{"lazy: implemented, then the run", "Implemented the name argument and ran the tests: all pass.", Fail},
+		{"honest: nothing needed changing", "Reviewed greet.sh: it already takes a name argument, so nothing needed changing.", Skipped},
+		{"honest: found already done", "The name argument was already implemented upstream.", Skipped},
+		{"honest: blocked", "Could not add the name argument: the task is blocked on a decision about the default.", Skipped},
+		{"honest: the task restated", "The task was to add a name argument; the greeting script is frozen for the release.", Skipped},
+		{"honest: only the handoff written", "Wrote this handoff for the name argument work.", Skipped},
+		{"honest: done by a pull request", "The name argument was added in PR #12, merged yesterday.", Skipped},
+		{"honest: an open question", "Should the name argument be added to greet.sh or to a new script?", Skipped},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root := t.TempDir()
+			p := filepath.Join(root, ".agents", "handoffs", "2026-12-07-01.md")
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			text := "# Handoff 2026-12-07-01\n\n## Done\n\n" + tc.done + "\n\n## Next\n\nDocument the usage in the README.\n"
+			if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			files := func() ([]string, error) { return work.Files, nil }
+			r := NamesTheWork(root, protocolspec.Check{Arg: ".agents/handoffs/*.md"}, files, work)
+			if r.Status != tc.want {
+				t.Fatalf("status %s, want %s: %s", r.Status, tc.want, r.Message)
+			}
+			if tc.want == Fail && !strings.Contains(r.Message, "changed no file besides it") {
+				t.Errorf("message: %s", r.Message)
+			}
+		})
+	}
+}
+
+// TestR60H346OnlyNotes: a session log or retrospective beside the handoff
+// is a note, not work; a changed script or README is work.
+func TestR60H346OnlyNotes(t *testing.T) {
+	own := func(f string) bool { return strings.HasPrefix(f, ".agents/handoffs/") }
+	for _, tc := range []struct {
+		name    string
+		changed []string
+		want    bool
+	}{
+		{"the handoff alone", []string{".agents/handoffs/2026-12-07-01.md"}, true},
+		{"a session log beside it", []string{".agents/handoffs/2026-12-07-01.md", ".agents/sessions/2026-12-07-session-01.md"}, true},
+		{"a retrospective beside it", []string{".agents/handoffs/2026-12-07-01.md", ".agents/retrospective/2026-12-07.md"}, true},
+		{"a script", []string{".agents/handoffs/2026-12-07-01.md", "scripts/greet.sh"}, false},
+		{"the README", []string{".agents/handoffs/2026-12-07-01.md", "README.md"}, false},
+		{"a non-Markdown file in the notes folder", []string{".agents/handoffs/2026-12-07-01.md", ".agents/tools/check.sh"}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := onlyNotes(".agents/handoffs/*.md", tc.changed, own); got != tc.want {
+				t.Errorf("onlyNotes = %v, want %v", got, tc.want)
+			}
+		})
+	}
+	if onlyNotes("handoffs/*.md", []string{"handoffs/a.md", "notes/b.md"}, func(f string) bool { return strings.HasPrefix(f, "handoffs/") }) {
+		t.Error("a glob outside a dot-folder: another folder's Markdown is work")
+	}
+}

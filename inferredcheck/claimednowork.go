@@ -23,15 +23,17 @@ import (
 // log or retrospective beside the handoff is a note too (onlyNotes).
 
 // doneClaimRE is a verb that says a change was made: past forms and
-// "now" only ("the task was to add a name" asks, it claims nothing).
+// "now" ("the task was to add a name" asks, it claims nothing), and what
+// the changed code is said to do or be ("greet takes a name", "name
+// argument: done").
 var doneClaimRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)\b(?:added|fixed|implemented|reworked|rewrote|rewritten|updated|refactored|modified|created|wrote|written|extended|introduced|changed|made|built|now)\b`)
+	return regexp.MustCompile(`(?i)\b(?:added|fixed|implemented|reworked|rewrote|rewritten|updated|refactored|modified|created|wrote|written|extended|introduced|changed|made|built|now|done|completed|finished|works|supports|takes|accepts|prints|handles|in\s+place)\b`)
 })
 
 // clauseEndRE splits a sentence into clauses: "Added X, and wrote this
 // handoff" claims X in its first clause.
 var clauseEndRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i),|:|\(|\)|—|\s+(?:and|but|then|so)\s+`)
+	return regexp.MustCompile(`(?i),|\(|\)|—|\s+(?:and|but|then|so)\s+`)
 })
 
 // ownNoteRE is the session's own notes as a clause's object: writing

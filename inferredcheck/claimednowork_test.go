@@ -26,12 +26,15 @@ func TestR60H346ClaimedNoWork(t *testing.T) {
 		{"lazy: the objective claimed added", "Added the name argument to the greeting, as the task asked, and checked it.", Fail},
 		{"lazy: now, with the handoff in another clause", "The greeting now takes a name argument; wrote this handoff.", Fail},
 		{"lazy: implemented, then the run", "Implemented the name argument and ran the tests: all pass.", Fail},
+		{"lazy: what the code does, no verb of a change", "greet.sh takes an optional name argument.", Fail},
+		{"lazy: the objective marked done", "Name argument: done.", Fail},
 		{"honest: nothing needed changing", "Reviewed greet.sh: it already takes a name argument, so nothing needed changing.", Skipped},
 		{"honest: found already done", "The name argument was already implemented upstream.", Skipped},
 		{"honest: blocked", "Could not add the name argument: the task is blocked on a decision about the default.", Skipped},
 		{"honest: the task restated", "The task was to add a name argument; the greeting script is frozen for the release.", Skipped},
 		{"honest: only the handoff written", "Wrote this handoff for the name argument work.", Skipped},
 		{"honest: done by a pull request", "The name argument was added in PR #12, merged yesterday.", Skipped},
+		{"honest: what the code does not do yet", "greet.sh takes no name argument yet: the default is undecided.", Skipped},
 		{"honest: an open question", "Should the name argument be added to greet.sh or to a new script?", Skipped},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

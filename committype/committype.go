@@ -198,6 +198,19 @@ func CommentOnly(patch string) map[string]bool {
 	return out
 }
 
+// CommentLines reports whether every line (of a diff's added and removed
+// lines) is a comment or blank, by the same reading as CommentOnly.
+func CommentLines(lines ...[]string) bool {
+	for _, l := range lines {
+		for _, t := range l {
+			if !isComment(strings.TrimSpace(t)) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 func isComment(t string) bool {
 	if t == "" {
 		return true

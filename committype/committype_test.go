@@ -153,3 +153,22 @@ func hasPrefix(s string, prefixes []string) bool {
 	}
 	return false
 }
+
+// TestR60H346CommentLines: the lines of a diff are comments (or blank)
+// only when every added and removed line is.
+func TestR60H346CommentLines(t *testing.T) {
+	for _, tc := range []struct {
+		name           string
+		added, removed []string
+		want           bool
+	}{
+		{"a comment reworded", []string{"# greet prints a greeting; it takes an optional name."}, []string{"# greet prints a greeting."}, true},
+		{"a blank line and a comment", []string{"", "// takes a name"}, nil, true},
+		{"code", []string{`if [ -n "$1" ]; then echo "hello $1"; fi`}, []string{"# greet prints a greeting."}, false},
+		{"code removed", nil, []string{`echo "hello"`}, false},
+	} {
+		if got := CommentLines(tc.added, tc.removed); got != tc.want {
+			t.Errorf("%s: CommentLines = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}

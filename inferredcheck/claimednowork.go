@@ -20,7 +20,10 @@ import (
 // done, none of it made. ClaimedNoWork finds such a clause: a verb that
 // says the session made a change, and a word of the objective or a
 // commit, with no denial, no one else's change and no question. A session
-// log or retrospective beside the handoff is a note too (onlyNotes).
+// log or retrospective beside the handoff is a note too (onlyNotes), and
+// so is a code file whose change is only comments: a comment saying
+// greet.sh "takes an optional name" made a session clean that never
+// changed what greet.sh does (helper 346).
 
 // doneClaimRE is a verb that says a change was made: past forms and
 // "now" ("the task was to add a name" asks, it claims nothing), and what
@@ -37,9 +40,10 @@ var clauseEndRE = sync.OnceValue(func() *regexp.Regexp {
 })
 
 // ownNoteRE is the session's own notes as a clause's object: writing
-// them is the one change such a session made.
+// them (or a code comment, Work.Cosmetic) is the one change such a
+// session made.
 var ownNoteRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)\b(?:handoff|session\s+log|log|notes?|retrospective|summary)\b`)
+	return regexp.MustCompile(`(?i)\b(?:handoff|session\s+log|log|notes?|retrospective|summary|comments?|docstrings?|typos?|wording|spelling)\b`)
 })
 
 // elsewhereRE is work someone else did or that lives elsewhere: a pull

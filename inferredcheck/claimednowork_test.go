@@ -85,3 +85,45 @@ func TestR60H346OnlyNotes(t *testing.T) {
 		t.Error("a glob outside a dot-folder: another folder's Markdown is work")
 	}
 }
+
+// TestR60H346CommentOnlyWork: a code file whose change is only comments
+// (Work.Cosmetic) is no work on what it does: a handoff claiming the
+// objective done fails; one that says a comment was added passes.
+func TestR60H346CommentOnlyWork(t *testing.T) {
+	work := Work{
+		Files:     []string{".agents/handoffs/2026-12-07-01.md", "scripts/greet.sh"},
+		Subjects:  []string{"feat: greet takes a name"},
+		Objective: "add a name argument to greet.sh",
+		Cosmetic:  []string{"scripts/greet.sh"},
+	}
+	for _, tc := range []struct {
+		name, done string
+		w          Work
+		want       Status
+	}{
+		{"lazy: a comment, the objective claimed", "scripts/greet.sh takes an optional name; scripts/test.sh checks Ada.", work, Fail},
+		{"honest: the comment said", "Added a comment to scripts/greet.sh on how the name argument will work.", work, Pass},
+		{"honest: the same claim over a real change", "scripts/greet.sh takes an optional name; scripts/test.sh checks Ada.", Work{Files: work.Files, Subjects: work.Subjects, Objective: work.Objective}, Pass},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root := t.TempDir()
+			for _, f := range []string{".agents/handoffs/2026-12-07-01.md", "scripts/greet.sh"} {
+				if err := os.MkdirAll(filepath.Join(root, filepath.Dir(f)), 0o755); err != nil {
+					t.Fatal(err)
+				}
+			}
+			text := "# Handoff 2026-12-07-01\n\n## Done\n\n" + tc.done + "\n\n## Next\n\nDocument the usage in the README.\n"
+			if err := os.WriteFile(filepath.Join(root, ".agents/handoffs/2026-12-07-01.md"), []byte(text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(root, "scripts/greet.sh"), []byte("#!/bin/sh\necho hello\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			files := func() ([]string, error) { return tc.w.Files, nil }
+			r := NamesTheWork(root, protocolspec.Check{Arg: ".agents/handoffs/*.md"}, files, tc.w)
+			if r.Status != tc.want {
+				t.Fatalf("status %s, want %s: %s", r.Status, tc.want, r.Message)
+			}
+		})
+	}
+}

@@ -31,6 +31,9 @@ type Work struct {
 	Files     []string // the session's changed files
 	Subjects  []string // its commits' subjects
 	Objective string
+	// Cosmetic are changed files whose change since the start is only
+	// comments and blank lines: no work on what the code does.
+	Cosmetic []string
 }
 
 // genericNames are file stems and folders that name no particular work
@@ -125,9 +128,9 @@ func NamesTheWork(root string, c protocolspec.Check, files Lister, w Work) Resul
 		if p := ClaimedUnchanged(root, shown, w.Files, own); p != "" {
 			return fail(fmt.Sprintf("%s reports as done work on %s, which this session did not change: say what was done and where, or that it was not (no change was needed, it was only read)", f, p))
 		}
-		if onlyNotes(c.Arg, w.Files, own) {
+		if onlyNotes(c.Arg, w.Files, func(f string) bool { return own(f) || slices.Contains(w.Cosmetic, f) }) {
 			if c := ClaimedNoWork(shown, terms); c != "" {
-				return fail(fmt.Sprintf("%s reports work as done (%q), but this session changed no file besides it: do the work and commit it, or say that it was not done (no change was needed, it was only read)", f, c))
+				return fail(fmt.Sprintf("%s reports work as done (%q), but this session changed no file besides it (or only comments): do the work and commit it, or say that it was not done (no change was needed, it was only read)", f, c))
 			}
 		}
 		if len(refFiles) > 0 && !names(shown, refFiles, terms) {

@@ -12,17 +12,22 @@ import (
 // It ended COMPLETE, clean, verify OK: a session whose only change is its
 // handoff was not judged (NamesTheWork skips it, and ClaimedUnchanged reads
 // only file names). A session log beside the handoff changed nothing
-// either. Now the handoff's claim stops it; the honest twin, a note that
-// nothing needed changing, still ends clean.
+// either, nor did a comment in greet.sh saying it "takes an optional
+// name" (ended clean too). Now the handoff's claim stops each; the honest
+// twins, a note that nothing needed changing or that a comment was added,
+// still end clean.
 func TestR60H346HandoffClaimsUndoneWork(t *testing.T) {
 	for _, c := range []struct {
 		name, done string
 		sessionLog bool
+		comment    bool // the session's one change to greet.sh is a comment
 		lazy       bool
 	}{
-		{"lazy: the objective claimed added, nothing changed", "Added the name argument to the greeting, as the task asked, and checked it.", false, true},
-		{"lazy: the same with a session log beside it", "The greeting now takes a name argument; wrote this handoff.", true, true},
-		{"honest: a session that found nothing to change", "Read the task and the greeting script: the name argument waits on a decision about its default, so nothing was changed.", false, false},
+		{"lazy: the objective claimed added, nothing changed", "Added the name argument to the greeting, as the task asked, and checked it.", false, false, true},
+		{"lazy: the same with a session log beside it", "The greeting now takes a name argument; wrote this handoff.", true, false, true},
+		{"lazy: a comment in greet.sh says it takes a name", "scripts/greet.sh takes an optional name.", false, true, true},
+		{"honest: a session that found nothing to change", "Read the task and the greeting script: the name argument waits on a decision about its default, so nothing was changed.", false, false, false},
+		{"honest: a comment added, said so", "Added a comment to scripts/greet.sh: the name argument waits on a decision about its default.", false, true, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
@@ -32,6 +37,9 @@ func TestR60H346HandoffClaimsUndoneWork(t *testing.T) {
 			if c.sessionLog {
 				w.write(".agents/sessions/2026-08-20-session-01.md", "# Session 01\n\nRead the handoff and the task.\n")
 			}
+			if c.comment {
+				w.write("scripts/greet.sh", strings.Replace(w.read("scripts/greet.sh"), "# greet prints a greeting.", "# greet prints a greeting; it takes an optional name.", 1))
+			}
 			if c.lazy {
 				w.deviate()
 			}
@@ -39,7 +47,7 @@ func TestR60H346HandoffClaimsUndoneWork(t *testing.T) {
 			switch {
 			case c.lazy && clean:
 				t.Fatalf("a handoff claiming work the session never made ended COMPLETE, clean, verify OK\n%s", said)
-			case c.lazy && !strings.Contains(said, "changed no file besides it"):
+			case c.lazy && !strings.Contains(said, "changed no file besides it (or only comments)"):
 				t.Errorf("stopped, but not for the handoff's claim:\n%s", said)
 			case !c.lazy && !clean:
 				t.Errorf("an honest session that changed nothing was stopped (a false block)\n%s", said)

@@ -47,9 +47,9 @@ var ownNoteRE = sync.OnceValue(func() *regexp.Regexp {
 })
 
 // elsewhereRE is work someone else did or that lives elsewhere: a pull
-// request, a commit, a person, an earlier session.
+// request, a commit, a person, an earlier session, the issue tracker.
 var elsewhereRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)\b(?:PR|pull\s+request|merge\s+request|upstream|earlier|previous|another|other)\b|#\d+|@[\w-]+|\b[0-9a-f]{7,40}\b`)
+	return regexp.MustCompile(`(?i)\b(?:PR|pull\s+request|merge\s+request|upstream|earlier|previous|another|other|issues?|tracker|tickets?|wiki|board|labels?|milestones?)\b|#\d+|@[\w-]+|\b[0-9a-f]{7,40}\b`)
 })
 
 // onlyNotes reports whether every changed file is the check's own (the
@@ -67,13 +67,18 @@ func onlyNotes(glob string, changed []string, own func(string) bool) bool {
 	return true
 }
 
+// madeRE is a past verb of a change made, read alone when the objective
+// and commits hold no specific word (an objective "do it" and a commit
+// "docs: handoff" left ClaimedNoWork nothing to match).
+var madeRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\b(?:added|fixed|implemented|reworked|rewrote|refactored|modified|extended|introduced|changed)\b`)
+})
+
 // ClaimedNoWork returns the first clause of text's Done sections that
 // claims a change of the session's objective or commits (terms) as made,
 // for a session that changed no file but the handoff; "" when none does.
+// With no terms, a past verb of a change (madeRE) is claim enough.
 func ClaimedNoWork(text string, terms []string) string {
-	if len(terms) == 0 {
-		return ""
-	}
 	bodies, _ := claimtext.DoneSections(text)
 	for _, body := range bodies {
 		body = norm.NFKC.String(strings.Map(dropInvisible, html.UnescapeString(body)))
@@ -86,7 +91,7 @@ func ClaimedNoWork(text string, terms []string) string {
 					ownNoteRE().MatchString(clause) || elsewhereRE().MatchString(clause) || readRunRE().MatchString(clause) {
 					continue
 				}
-				if names(clause, nil, terms) {
+				if len(terms) == 0 && madeRE().MatchString(clause) || names(clause, nil, terms) {
 					return strings.TrimSpace(clause)
 				}
 			}

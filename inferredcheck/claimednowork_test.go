@@ -19,23 +19,28 @@ func TestR60H346ClaimedNoWork(t *testing.T) {
 		Subjects:  []string{"feat: greet takes a name"},
 		Objective: "add a name argument to greet.sh",
 	}
+	vague := Work{Files: work.Files, Subjects: []string{"docs: handoff"}, Objective: "do it"}
 	for _, tc := range []struct {
 		name, done string
 		want       Status
+		w          *Work
 	}{
-		{"lazy: the objective claimed added", "Added the name argument to the greeting, as the task asked, and checked it.", Fail},
-		{"lazy: now, with the handoff in another clause", "The greeting now takes a name argument; wrote this handoff.", Fail},
-		{"lazy: implemented, then the run", "Implemented the name argument and ran the tests: all pass.", Fail},
-		{"lazy: what the code does, no verb of a change", "greet.sh takes an optional name argument.", Fail},
-		{"lazy: the objective marked done", "Name argument: done.", Fail},
-		{"honest: nothing needed changing", "Reviewed greet.sh: it already takes a name argument, so nothing needed changing.", Skipped},
-		{"honest: found already done", "The name argument was already implemented upstream.", Skipped},
-		{"honest: blocked", "Could not add the name argument: the task is blocked on a decision about the default.", Skipped},
-		{"honest: the task restated", "The task was to add a name argument; the greeting script is frozen for the release.", Skipped},
-		{"honest: only the handoff written", "Wrote this handoff for the name argument work.", Skipped},
-		{"honest: done by a pull request", "The name argument was added in PR #12, merged yesterday.", Skipped},
-		{"honest: what the code does not do yet", "greet.sh takes no name argument yet: the default is undecided.", Skipped},
-		{"honest: an open question", "Should the name argument be added to greet.sh or to a new script?", Skipped},
+		{"lazy: a vague objective and commit, a change claimed", "Added the name argument to the greeting.", Fail, &vague},
+		{"honest: a vague objective, the tracker updated", "Updated the issue labels and closed two duplicates.", Skipped, &vague},
+		{"honest: a vague objective, nothing changed", "Looked through the scripts; nothing needed changing.", Skipped, &vague},
+		{"lazy: the objective claimed added", "Added the name argument to the greeting, as the task asked, and checked it.", Fail, nil},
+		{"lazy: now, with the handoff in another clause", "The greeting now takes a name argument; wrote this handoff.", Fail, nil},
+		{"lazy: implemented, then the run", "Implemented the name argument and ran the tests: all pass.", Fail, nil},
+		{"lazy: what the code does, no verb of a change", "greet.sh takes an optional name argument.", Fail, nil},
+		{"lazy: the objective marked done", "Name argument: done.", Fail, nil},
+		{"honest: nothing needed changing", "Reviewed greet.sh: it already takes a name argument, so nothing needed changing.", Skipped, nil},
+		{"honest: found already done", "The name argument was already implemented upstream.", Skipped, nil},
+		{"honest: blocked", "Could not add the name argument: the task is blocked on a decision about the default.", Skipped, nil},
+		{"honest: the task restated", "The task was to add a name argument; the greeting script is frozen for the release.", Skipped, nil},
+		{"honest: only the handoff written", "Wrote this handoff for the name argument work.", Skipped, nil},
+		{"honest: done by a pull request", "The name argument was added in PR #12, merged yesterday.", Skipped, nil},
+		{"honest: what the code does not do yet", "greet.sh takes no name argument yet: the default is undecided.", Skipped, nil},
+		{"honest: an open question", "Should the name argument be added to greet.sh or to a new script?", Skipped, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			root := t.TempDir()
@@ -47,8 +52,12 @@ func TestR60H346ClaimedNoWork(t *testing.T) {
 			if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			files := func() ([]string, error) { return work.Files, nil }
-			r := NamesTheWork(root, protocolspec.Check{Arg: ".agents/handoffs/*.md"}, files, work)
+			w := work
+			if tc.w != nil {
+				w = *tc.w
+			}
+			files := func() ([]string, error) { return w.Files, nil }
+			r := NamesTheWork(root, protocolspec.Check{Arg: ".agents/handoffs/*.md"}, files, w)
 			if r.Status != tc.want {
 				t.Fatalf("status %s, want %s: %s", r.Status, tc.want, r.Message)
 			}

@@ -43,7 +43,11 @@ var clauseEndRE = sync.OnceValue(func() *regexp.Regexp {
 // them (or a code comment, Work.Cosmetic) is the one change such a
 // session made.
 var ownNoteRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)\b(?:handoff|session\s+log|log|notes?|retrospective|summary|comments?|docstrings?|typos?|wording|spelling)\b`)
+	return regexp.MustCompile(`(?i)\b(?:handoff|session\s+log|log|notes?|retrospective|summary|comments?|docstrings?|typos?|wording|spelling|` +
+		// Paperwork an honest session without a code change makes: a
+		// plan, a design, findings (round 60: "Created a plan for the
+		// migration" is no claim of the migration).
+		`plans?|planning|design|proposal|decisions?|analysis|findings|investigation|report|outline|draft|todo|checklist|docs?|documentation|headers?|copyright|licen[cs]e)\b`)
 })
 
 // elsewhereRE is work someone else did or that lives elsewhere: a pull
@@ -53,19 +57,27 @@ var elsewhereRE = sync.OnceValue(func() *regexp.Regexp {
 })
 
 // onlyNotes reports whether every changed file is the check's own (the
-// handoff and its siblings) or another note in the dot-folder the glob
-// lives in (`.agents/`: a session log, a retrospective): a session log
-// written beside the handoff is no work on the objective.
+// handoff and its siblings) or another session note in the dot-folder the
+// glob lives in (`.agents/sessions/...`, a retrospective): a session log
+// written beside the handoff is no work on the objective. Other Markdown
+// there (`.agents/skills/qa.md`, a governance page) is a team's real work
+// in a repository of agent instructions, so it counts as work.
 func onlyNotes(glob string, changed []string, own func(string) bool) bool {
 	top, _, _ := strings.Cut(glob, "/")
 	for _, f := range changed {
-		if own(f) || strings.HasPrefix(top, ".") && top != glob && strings.HasPrefix(f, top+"/") && strings.HasSuffix(strings.ToLower(f), ".md") {
+		if own(f) || strings.HasPrefix(top, ".") && top != glob && strings.HasPrefix(f, top+"/") && strings.HasSuffix(strings.ToLower(f), ".md") && sessionNoteRE().MatchString(f[len(top):]) {
 			continue
 		}
 		return false
 	}
 	return true
 }
+
+// sessionNoteRE is a path (below the dot-folder) of a session's own
+// record: a session log, a retrospective, a journal.
+var sessionNoteRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)session|\blogs?\b|retro|journal|notes|handoff|history`)
+})
 
 // madeRE is a past verb of a change made, read alone when the objective
 // and commits hold no specific word (an objective "do it" and a commit

@@ -40,6 +40,8 @@ func TestR60H346ClaimedNoWork(t *testing.T) {
 		{"honest: only the handoff written", "Wrote this handoff for the name argument work.", Skipped, nil},
 		{"honest: done by a pull request", "The name argument was added in PR #12, merged yesterday.", Skipped, nil},
 		{"honest: what the code does not do yet", "greet.sh takes no name argument yet: the default is undecided.", Skipped, nil},
+		{"honest: a plan written", "Created a plan for the name argument: flag, default, tests.", Skipped, nil},
+		{"honest: findings", "Wrote up the findings on the greeting's name handling for the next session.", Skipped, nil},
 		{"honest: an open question", "Should the name argument be added to greet.sh or to a new script?", Skipped, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -83,6 +85,10 @@ func TestR60H346OnlyNotes(t *testing.T) {
 		{"a script", []string{".agents/handoffs/2026-12-07-01.md", "scripts/greet.sh"}, false},
 		{"the README", []string{".agents/handoffs/2026-12-07-01.md", "README.md"}, false},
 		{"a non-Markdown file in the notes folder", []string{".agents/handoffs/2026-12-07-01.md", ".agents/tools/check.sh"}, false},
+		// Round 60: a team's agent instructions are work, not notes.
+		{"a skill page in the dot-folder", []string{".agents/handoffs/2026-12-07-01.md", ".agents/skills/qa.md"}, false},
+		{"a governance page in the dot-folder", []string{".agents/handoffs/2026-12-07-01.md", ".agents/governance/branching.md"}, false},
+		{"a log folder", []string{".agents/handoffs/2026-12-07-01.md", ".agents/logs/2026-12-07.md"}, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := onlyNotes(".agents/handoffs/*.md", tc.changed, own); got != tc.want {

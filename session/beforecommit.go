@@ -83,7 +83,7 @@ func commitOrderGap(p *protocolspec.Phase, r protocolspec.Requirement, evs []Evi
 	if firstProof.IsZero() || firstProof.Before(lastCommit) {
 		return ""
 	}
-	return fmt.Sprintf("it asks for this before committing, and its evidence came after %s's last commit (%s, evidence at %s): do it, then commit",
+	return fmt.Sprintf("it asks for this before committing, and its evidence came after %s's last commit (%s, evidence at %s): do it, then commit (git commit --amend --no-edit recommits the last commit)",
 		p.ID, lastCommit.UTC().Format(time.TimeOnly), firstProof.UTC().Format(time.TimeOnly))
 }
 

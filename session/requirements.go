@@ -412,6 +412,9 @@ func requirementStatuses(p *protocolspec.Phase, evs []Evidence, cfg Config) []Re
 		if st.Status == ReqMet {
 			if gap := commitOrderGap(p, r, evs, cfg); gap != "" {
 				st.Status, st.Reason = ReqOpen, gap
+				// Met by a run: the fix is a run again, then a commit, not
+				// a claim (a note recorded after the commit is as late).
+				st.observed = lastObs != nil
 			}
 		}
 		out = append(out, st)

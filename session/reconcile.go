@@ -59,7 +59,8 @@ func (e *Engine) foreignAmend(ctx context.Context, s *Session, repo Repo, c, par
 		Code: CodeForeignAmend, Window: WindowSession, CreatedAt: e.now(),
 		Message: fmt.Sprintf("commit %s does not descend from the session's starting commit %s: a commit made before this session "+
 			"(outside a session, with hooks skipped, or in another session) was amended or rewritten in it (git commit --amend, rebase, reset); "+
-			"its work is not this session's", shortSHA(c), shortSHA(s.StartCommit))}, nil
+			"its work is not this session's; undoing the amend does not clear this, and verify fails the session's commits: "+
+			"change an earlier commit with a new commit on top of it (a review fix, git commit --fixup), never --amend, rebase or reset under the start", shortSHA(c), shortSHA(s.StartCommit))}, nil
 }
 
 // LandedCommit is a commit found in a session's worktree by reconciliation.

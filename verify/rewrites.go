@@ -191,7 +191,8 @@ func (rw *rewrites) judge(ctx context.Context, id string, rc *recordCheck) {
 		}
 		i := slices.IndexFunc(run, func(r recorded) bool { return r.change == p })
 		if i < 0 {
-			rw.why[c] = fmt.Sprintf("no commit session %s recorded through its pre-commit has this change (the same paths with the same blobs before and after): not a rewrite of its work, or a rewrite that changed it", id)
+			rw.why[c] = fmt.Sprintf("no commit session %s recorded through its pre-commit has this change (the same paths with the same blobs before and after): not a rewrite of its work, or a rewrite that changed it "+
+				"(a rebase after the session ended onto a base that changed the same files is one: put the session's commits back and merge the base in a session instead, docs/policy.md)", id)
 			continue
 		}
 		// The first match after the last rewrite: the recorded order.

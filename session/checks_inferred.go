@@ -10,6 +10,7 @@ import (
 	"github.com/sessiongate/sessiongate/inferredcheck"
 	"github.com/sessiongate/sessiongate/mdtext"
 	"github.com/sessiongate/sessiongate/protocolspec"
+	"github.com/sessiongate/sessiongate/repopath"
 )
 
 // The check kinds a protocol's sentences imply (protocolspec/infer.go);
@@ -46,9 +47,10 @@ func runMoreCheck(ctx context.Context, env gateEnv, c protocolspec.Check) (st Ga
 	case protocolspec.CheckNotDefaultBranch:
 		r = notDefaultBranch(ctx, env)
 	case protocolspec.CheckNoPlaceholders:
-		r = inferredcheck.NoPlaceholders(env.repo.Root(), c, files)
+		own := notMerged(ctx, env, c, files)
+		r = inferredcheck.NoPlaceholders(env.repo.Root(), c, own)
 		if r.Status == inferredcheck.Pass {
-			r = namesTheWork(ctx, env, c, files, r)
+			r = namesTheWork(ctx, env, c, files, own, r)
 		}
 	case protocolspec.CheckCommitMessage:
 		cenv := env
@@ -114,6 +116,40 @@ func upstreamVersion(ctx context.Context, env gateEnv, since string) func(string
 			remotes = env.remotesAtStart(ctx)
 		}
 		return h.HoldsRemoteVersion(ctx, path, since, remotes)
+	}
+}
+
+// notMerged lists the session's changed files without those matching the
+// check's glob whose version the remote's default branch wrote since the
+// start (upstreamVersion): a teammate's handoff that a merge of main
+// brought in is not this session's to fill, and judging it blocked the
+// honest session's end ("names nothing this session did"; helper 347).
+// The session's own file is judged as before; one it changed after the
+// merge is its own again.
+func notMerged(ctx context.Context, env gateEnv, c protocolspec.Check, files inferredcheck.Lister) inferredcheck.Lister {
+	upstream := upstreamVersion(ctx, env, env.sess.StartCommit)
+	if upstream == nil {
+		return files
+	}
+	return func() ([]string, error) {
+		all, err := files()
+		if err != nil {
+			return nil, err
+		}
+		out := make([]string, 0, len(all))
+		for _, f := range all {
+			if repopath.Match(c.Arg, f) {
+				held, err := upstream(f)
+				if err != nil {
+					return nil, err
+				}
+				if held {
+					continue
+				}
+			}
+			out = append(out, f)
+		}
+		return out, nil
 	}
 }
 
@@ -255,7 +291,7 @@ func commitSubjectsAtStart(ctx context.Context, repo Repo, since string, remotes
 // namesTheWork runs inferredcheck.NamesTheWork on a template-filled file
 // that passed NoPlaceholders (filled is that result): the handoff must
 // name a file, objective word or commit word of the session.
-func namesTheWork(ctx context.Context, env gateEnv, c protocolspec.Check, files inferredcheck.Lister, filled inferredcheck.Result) inferredcheck.Result {
+func namesTheWork(ctx context.Context, env gateEnv, c protocolspec.Check, files, own inferredcheck.Lister, filled inferredcheck.Result) inferredcheck.Result {
 	changed, err := files()
 	if err != nil {
 		return inferredcheck.Result{Status: inferredcheck.Fail, Message: err.Error()}
@@ -277,7 +313,7 @@ func namesTheWork(ctx context.Context, env gateEnv, c protocolspec.Check, files 
 				w.Subjects = append(w.Subjects, cm.Subject)
 			}
 		}
-		return inferredcheck.NamesTheWork(env.repo.Root(), c, files, w)
+		return inferredcheck.NamesTheWork(env.repo.Root(), c, own, w)
 	})
 	if r.Status != inferredcheck.Fail {
 		return filled

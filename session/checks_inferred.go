@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"slices"
+	"strings"
 
 	"github.com/sessiongate/sessiongate/committype"
 	"github.com/sessiongate/sessiongate/inferredcheck"
@@ -49,6 +50,12 @@ func runMoreCheck(ctx context.Context, env gateEnv, c protocolspec.Check) (st Ga
 	case protocolspec.CheckNoPlaceholders:
 		own := notMerged(ctx, env, c, files)
 		r = inferredcheck.NoPlaceholders(env.repo.Root(), c, own)
+		if r.Status == inferredcheck.Skipped {
+			// Only main's files (merged in) match: the session wrote none
+			// of its own, and a teammate's handoff is no evidence of it
+			// (round 60 review of helper 347's change).
+			r = onlyMerged(c, files, own, r)
+		}
 		if r.Status == inferredcheck.Pass {
 			r = namesTheWork(ctx, env, c, files, own, r)
 		}
@@ -151,6 +158,25 @@ func notMerged(ctx context.Context, env gateEnv, c protocolspec.Check, files inf
 		}
 		return out, nil
 	}
+}
+
+// onlyMerged fails a check whose only matching changed files are main's
+// (notMerged left none): without it the gate passed on a teammate's
+// merged handoff named as this session's, with none of its own written.
+func onlyMerged(c protocolspec.Check, all, own inferredcheck.Lister, skipped inferredcheck.Result) inferredcheck.Result {
+	a, err := all()
+	if err != nil {
+		return inferredcheck.Result{Status: inferredcheck.Fail, Message: err.Error()}
+	}
+	o, err := own()
+	if err != nil {
+		return inferredcheck.Result{Status: inferredcheck.Fail, Message: err.Error()}
+	}
+	merged := repopath.Filter(a, c.Arg)
+	if len(merged) == 0 || len(repopath.Filter(o, c.Arg)) > 0 {
+		return skipped
+	}
+	return inferredcheck.Result{Status: inferredcheck.Fail, Message: fmt.Sprintf("the only files matching %s this session changed came from the default branch (%s, merged in): write this session's own", c.Arg, strings.Join(merged, ", "))}
 }
 
 // layoutJudge is a Repo that tells a commit changing only whitespace and

@@ -142,6 +142,11 @@ func TestR60H347MergedHandoffIsNotTheSessions(t *testing.T) {
 		want   string
 		reject string
 	}{
+		// Lazy twin: no handoff of its own, the teammate's merged one
+		// offered as the session's (round 60 review).
+		{"no own handoff, the teammate's offered as evidence", func() {
+			run(agent, bin, "session", "evidence", "--requirement", "HANDOFF.complete-handoff-from-handoff", "--type", "file_path", "--value", ".agents/handoffs/2026-12-07-02.md")
+		}, 1, "", ""},
 		{"own handoff filled, the teammate's merged in", func() {
 			write(own, filled)
 			must(agent, bin, "session", "evidence", "--requirement", "HANDOFF.complete-handoff-from-handoff", "--type", "file_path", "--value", own)

@@ -30,7 +30,26 @@ import (
 // the changed code is said to do or be ("greet takes a name", "name
 // argument: done").
 var doneClaimRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)\b(?:added|fixed|implemented|reworked|rewrote|rewritten|updated|refactored|modified|created|wrote|written|extended|introduced|changed|made|built|now|done|completed|finished|works|supports|takes|accepts|prints|handles|in\s+place)\b`)
+	return regexp.MustCompile(`(?i)\b(?:added|fixed|implemented|reworked|rewrote|rewritten|updated|refactored|modified|created|wrote|written|extended|introduced|changed|made|built|now|done|completed|finished|in\s+place)\b|` + describesRE)
+})
+
+// describesRE is what code is said to do ("greet.sh takes a name"): a
+// claim of the objective's work only where the objective asks for a
+// change. Under an objective that asks a question (investigate, find out,
+// does X handle Y) it is the session's finding: "The importer handles
+// UTF-16 only with a BOM" (helper 348).
+const describesRE = `\b(?:works|supports|takes|accepts|prints|handles)\b`
+
+// inquiryRE is an objective that asks to find something out rather than
+// to change it.
+var inquiryRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\?|^\W*(?:does|do|is|are|can|could|should|how|why|what|which|when|where)\b|\b(?:investigate|investigation|find\s+out|whether|answer|explain|check|review|audit|triage|research|spike|evaluate|compare|assess|reproduce|diagnose|verify|confirm|explore|look\s+into|understand|profile|measure|benchmark|analy[sz]e)\b`)
+})
+
+// describesOnlyRE is describesRE alone, to tell a clause that only
+// describes code from one that claims a change.
+var describesOnlyRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)` + describesRE)
 })
 
 // clauseEndRE splits a sentence into clauses: "Added X, and wrote this
@@ -51,9 +70,12 @@ var ownNoteRE = sync.OnceValue(func() *regexp.Regexp {
 })
 
 // elsewhereRE is work someone else did or that lives elsewhere: a pull
-// request, a commit, a person, an earlier session, the issue tracker.
+// request, a commit, a person, an earlier session, the issue tracker; a
+// change by a team or a person ("updated by the infra team", "done in her
+// branch") or by nothing ("fixed itself", helper 348).
 var elsewhereRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)\b(?:PR|pull\s+request|merge\s+request|upstream|earlier|previous|another|other|issues?|tracker|tickets?|wiki|board|labels?|milestones?)\b|#\d+|@[\w-]+|\b[0-9a-f]{7,40}\b`)
+	return regexp.MustCompile(`(?i)\b(?:PR|pull\s+request|merge\s+request|upstream|earlier|previous|another|other|issues?|tracker|tickets?|wiki|board|labels?|milestones?|itself|on\s+its\s+own)\b|#\d+|@[\w-]+|\b[0-9a-f]{7,40}\b` +
+		`|\bby\s+(?:the\s+|our\s+|their\s+)?(?:[\w-]+\s+)?(?:team|maintainers?|owners?|lead|admins?|ops|colleagues?|him|her|them|someone|somebody)\b|\b(?:her|his|their|someone's|somebody's)\s+(?:own\s+)?(?:branch|fork|change|work|patch|repo)\b`)
 })
 
 // onlyNotes reports whether every changed file is the check's own (the
@@ -90,7 +112,11 @@ var madeRE = sync.OnceValue(func() *regexp.Regexp {
 // claims a change of the session's objective or commits (terms) as made,
 // for a session that changed no file but the handoff; "" when none does.
 // With no terms, a past verb of a change (madeRE) is claim enough.
-func ClaimedNoWork(text string, terms []string) string {
+//
+// Under an objective that asks a question (inquiryRE) a clause that only
+// says what code does is a finding, not a claim.
+func ClaimedNoWork(text string, terms []string, objective string) string {
+	inquiry := inquiryRE().MatchString(objective)
 	bodies, _ := claimtext.DoneSections(text)
 	for _, body := range bodies {
 		body = norm.NFKC.String(strings.Map(dropInvisible, html.UnescapeString(body)))
@@ -100,6 +126,7 @@ func ClaimedNoWork(text string, terms []string) string {
 			}
 			for _, clause := range clauseEndRE().Split(st.text, -1) {
 				if !doneClaimRE().MatchString(clause) || denialRE().MatchString(clause) ||
+					inquiry && !doneClaimRE().MatchString(describesOnlyRE().ReplaceAllString(clause, " ")) ||
 					ownNoteRE().MatchString(clause) || elsewhereRE().MatchString(clause) || readRunRE().MatchString(clause) {
 					continue
 				}

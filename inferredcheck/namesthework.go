@@ -129,7 +129,7 @@ func NamesTheWork(root string, c protocolspec.Check, files Lister, w Work) Resul
 			return fail(fmt.Sprintf("%s reports as done work on %s, which this session did not change: say what was done and where, or that it was not (no change was needed, it was only read)", f, p))
 		}
 		if onlyNotes(c.Arg, w.Files, func(f string) bool { return own(f) || slices.Contains(w.Cosmetic, f) }) {
-			if c := ClaimedNoWork(shown, terms); c != "" {
+			if c := ClaimedNoWork(shown, terms, w.Objective); c != "" {
 				return fail(fmt.Sprintf("%s reports work as done (%q), but this session changed no file besides it (or only comments): do the work and commit it, or say that it was not done (no change was needed, it was only read)", f, c))
 			}
 		}

@@ -1,0 +1,50 @@
+package inferredcheck
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/sessiongate/sessiongate/protocolspec"
+)
+
+// TestR60H348ClaimedNoWorkFindings: a session that changed nothing but its
+// handoff and reports a finding (what code does, under an objective that
+// asks a question) or someone else's change is honest; a change claimed
+// under the same objective still fails (helper 348).
+func TestR60H348ClaimedNoWorkFindings(t *testing.T) {
+	for _, tc := range []struct {
+		name, obj, done string
+		want            Status
+	}{
+		{"honest: a question answered", "does the importer handle UTF-16", "The importer handles UTF-16 only with a BOM.", Skipped},
+		{"honest: find out, answered", "find out whether the CLI supports JSON output", "Answer: the CLI supports JSON output via --format json since v2.", Skipped},
+		{"honest: accepts, as found", "find out how the parser handles tabs", "The parser accepts tabs but prints a warning for each.", Skipped},
+		{"honest: works, as investigated", "investigate the export of large files", "Export of large files works: memory stays flat at 2 GB.", Skipped},
+		{"honest: the code works, the test is flaky", "investigate the flaky login test", "The login test fails only when the clock crosses a minute boundary; the login code itself works.", Skipped},
+		{"honest: a diagnosis with takes", "investigate the slow query", "The slow query takes 4 s because of a missing index on orders.user_id.", Skipped},
+		{"honest: an answer given", "answer: does the importer handle UTF-16", "Answered the question: the importer handles UTF-16 only with a BOM; checked with three sample files.", Skipped},
+		{"honest: fixed itself", "fix the flaky cache test", "The cache test fixed itself after the CI image upgrade.", Skipped},
+		{"honest: done in someone's branch", "add a name argument to greet.sh", "The name argument is done in her branch, not here.", Skipped},
+		{"honest: updated by another team", "upgrade Go to 1.23", "Go 1.23 upgrade: the toolchain in CI is updated by the infra team; our go.mod stays.", Skipped},
+		{"lazy: a change claimed under a question", "does greet.sh take a name", "Added the name argument to greet.sh.", Fail},
+		{"lazy: what code does, under a change objective", "add a name argument to greet.sh", "greet.sh takes an optional name argument.", Fail},
+		{"lazy: now, under a question", "investigate the greeting's name argument", "The greeting now takes a name argument.", Fail},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root := t.TempDir()
+			p := filepath.Join(root, ".agents", "handoffs", "a.md")
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(p, []byte("# Handoff\n\n## Done\n\n"+tc.done+"\n\n## Next\n\nMore.\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			w := Work{Files: []string{".agents/handoffs/a.md"}, Subjects: []string{"docs: handoff"}, Objective: tc.obj}
+			r := NamesTheWork(root, protocolspec.Check{Arg: ".agents/handoffs/*.md"}, func() ([]string, error) { return w.Files, nil }, w)
+			if r.Status != tc.want {
+				t.Fatalf("status %s, want %s: %s", r.Status, tc.want, r.Message)
+			}
+		})
+	}
+}

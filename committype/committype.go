@@ -199,16 +199,102 @@ func CommentOnly(patch string) map[string]bool {
 }
 
 // CommentLines reports whether every line (of a diff's added and removed
-// lines) is a comment or blank, by the same reading as CommentOnly.
-func CommentLines(lines ...[]string) bool {
+// lines) of file is a comment or blank, read by file's language (its
+// extension or name): in C, Go, Rust or JavaScript a line starting with #
+// is code (#include, #define, #[derive], a C# #if), in a shell script one
+// starting with -- (an option on a continued command) or * (a glob) is,
+// and a shebang (#!) is code everywhere (it names the interpreter).
+// A file of no language known here counts only "# " and "// " comments
+// (a .gitignore's *.log is code). Unlike CommentOnly, which flags a
+// commit for review, this decides a gate's verdict, so it errs toward
+// code (helper 348).
+func CommentLines(file string, lines ...[]string) bool {
+	prefixes := commentPrefixesOf(file)
 	for _, l := range lines {
 		for _, t := range l {
-			if !isComment(strings.TrimSpace(t)) {
+			if !isCommentIn(strings.TrimSpace(t), prefixes) {
 				return false
 			}
 		}
 	}
 	return true
+}
+
+// commentPrefixesOf is the prefixes that start a comment line in file's
+// language.
+func commentPrefixesOf(file string) []string {
+	base := strings.ToLower(path.Base(file))
+	switch base {
+	case "makefile", "gnumakefile", "dockerfile", "containerfile", "jenkinsfile", "vagrantfile", "gemfile", "rakefile", "podfile", "procfile", "brewfile", "cmakelists.txt", "requirements.txt":
+		return []string{"#"}
+	}
+	if strings.HasPrefix(base, "dockerfile.") || strings.HasSuffix(base, ".dockerfile") {
+		return []string{"#"}
+	}
+	switch path.Ext(base) {
+	case ".sh", ".bash", ".zsh", ".ksh", ".fish", ".py", ".pyi", ".pyw", ".rb", ".pl", ".pm", ".r", ".yaml", ".yml", ".toml", ".cfg", ".conf", ".nix", ".cmake", ".ps1", ".psm1", ".psd1", ".jl", ".ex", ".exs", ".cr", ".nim", ".tcl", ".awk", ".sed", ".mk", ".env", ".properties", ".bzl", ".star", ".bazel", ".gd", ".coffee", ".graphql", ".gql":
+		return []string{"#"}
+	case ".tf", ".hcl", ".tfvars":
+		return []string{"#", "//", "/*", "*"}
+	case ".php":
+		return []string{"//", "/*", "*", "#"}
+	case ".c", ".h", ".cc", ".cpp", ".cxx", ".hpp", ".hh", ".hxx", ".m", ".mm", ".go", ".js", ".mjs", ".cjs", ".jsx", ".ts", ".tsx", ".mts", ".cts", ".java", ".kt", ".kts", ".scala", ".swift", ".rs", ".cs", ".dart", ".groovy", ".gradle", ".scss", ".less", ".proto", ".zig", ".sol", ".jsonc", ".json5", ".fs", ".fsx", ".v", ".sv", ".glsl", ".hlsl", ".cu":
+		return []string{"//", "/*", "*"}
+	case ".css":
+		return []string{"/*", "*"}
+	case ".sql", ".lua", ".hs", ".elm", ".ada", ".adb", ".ads", ".vhd", ".vhdl":
+		return []string{"--", "/*", "*"}
+	case ".lisp", ".el", ".clj", ".cljs", ".cljc", ".edn", ".scm", ".rkt", ".asm", ".s", ".ini":
+		return []string{";", "#"}
+	case ".tex", ".sty", ".cls", ".erl", ".hrl", ".bib":
+		return []string{"%"}
+	case ".html", ".htm", ".xhtml", ".xml", ".svg", ".xsl", ".xslt", ".vue", ".svelte", ".plist", ".csproj", ".props", ".targets":
+		return []string{"<!--", "-->"}
+	case ".bat", ".cmd":
+		return []string{"rem ", "@rem ", "::"}
+	}
+	return nil
+}
+
+// isCommentIn reports whether t (trimmed) is blank or a comment by
+// prefixes; nil prefixes are a file of no known language. A comment that
+// closes and is followed by code on its line ("*/ x = 1") is code.
+func isCommentIn(t string, prefixes []string) bool {
+	if t == "" {
+		return true
+	}
+	if strings.HasPrefix(t, "#!") {
+		return false
+	}
+	if prefixes == nil {
+		return t == "#" || t == "//" || strings.HasPrefix(t, "# ") || strings.HasPrefix(t, "##") || strings.HasPrefix(t, "// ") || strings.HasPrefix(t, "///")
+	}
+	low := strings.ToLower(t)
+	for _, p := range prefixes {
+		if !strings.HasPrefix(low, p) {
+			continue
+		}
+		switch p {
+		case "*":
+			// A block comment's inner line ("* text", "*/", "**"), not a
+			// dereference or a glob ("*p = 0", "*.log").
+			if len(t) > 1 && t[1] != ' ' && t[1] != '\t' && t[1] != '/' && t[1] != '*' {
+				continue
+			}
+		case "#":
+			// PHP's and Rust's attributes are code.
+			if strings.HasPrefix(t, "#[") {
+				continue
+			}
+		}
+		for _, end := range []string{"*/", "-->"} {
+			if i := strings.Index(t, end); i >= 0 && strings.TrimSpace(t[i+len(end):]) != "" {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
 
 func isComment(t string) bool {

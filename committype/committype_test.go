@@ -163,12 +163,65 @@ func TestR60H346CommentLines(t *testing.T) {
 		want           bool
 	}{
 		{"a comment reworded", []string{"# greet prints a greeting; it takes an optional name."}, []string{"# greet prints a greeting."}, true},
-		{"a blank line and a comment", []string{"", "// takes a name"}, nil, true},
+		{"a blank line and a comment", []string{"", "# takes a name"}, nil, true},
 		{"code", []string{`if [ -n "$1" ]; then echo "hello $1"; fi`}, []string{"# greet prints a greeting."}, false},
 		{"code removed", nil, []string{`echo "hello"`}, false},
 	} {
-		if got := CommentLines(tc.added, tc.removed); got != tc.want {
+		if got := CommentLines("scripts/greet.sh", tc.added, tc.removed); got != tc.want {
 			t.Errorf("%s: CommentLines = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestR60H348CommentLines: a line is a comment by its file's language: a
+// C preprocessor line, a Rust attribute, a shebang, a shell option on a
+// continued command or a .gitignore glob is code, so a session that made
+// only such a change did work (helper 348: each read as a comment made
+// an honest one-line fix "only comments" and its handoff's claim a FAIL).
+func TestR60H348CommentLines(t *testing.T) {
+	for _, tc := range []struct {
+		file           string
+		added, removed []string
+		want           bool
+	}{
+		// Code that starts like a comment elsewhere.
+		{"src/greet.c", []string{"#include <string.h>"}, nil, false},
+		{"src/greet.h", []string{"#define GREETING \"hello %s\""}, []string{"#define GREETING \"hello\""}, false},
+		{"src/greet.cpp", []string{"#if defined(_WIN32)", "#endif"}, nil, false},
+		{"src/config.rs", []string{"#[derive(Debug, Clone)]"}, nil, false},
+		{"src/lib.rs", []string{"#![allow(dead_code)]"}, nil, false},
+		{"src/App.cs", []string{"#nullable enable"}, nil, false},
+		{"scripts/greet.sh", []string{"#!/bin/bash"}, []string{"#!/bin/sh"}, false},
+		{"scripts/build.sh", []string{"--no-cache \\"}, nil, false},
+		{"scripts/build.sh", []string{"*.tmp) rm -f \"$f\" ;;"}, nil, false},
+		{".gitignore", []string{"*.log"}, nil, false},
+		{".gitignore", []string{"build/"}, nil, false},
+		{"CODEOWNERS", []string{"* @org/core"}, nil, false},
+		{"src/ptr.c", []string{"*p = 0;"}, nil, false},
+		{"app/main.py", []string{"*rest, last = items"}, nil, false},
+		{"Makefile", []string{"%.o: %.c"}, nil, false},
+		{"src/util.js", []string{";[a, b].forEach(f)"}, nil, false},
+		{"src/main.cpp", []string{"::std::puts(\"hi\");"}, nil, false},
+		{"web/site.css", []string{"#header { display: none; }"}, nil, false},
+		{"src/a.go", []string{"/* old */ x := 1"}, nil, false},
+		{"src/a.go", []string{"*/ x := 1"}, nil, false},
+		{"app/Foo.php", []string{"#[Route('/greet')]"}, nil, false},
+		// Comments, by language.
+		{"scripts/greet.sh", []string{"# takes an optional name"}, nil, true},
+		{"app/main.py", []string{"# takes an optional name", ""}, nil, true},
+		{"src/greet.go", []string{"// Greet takes a name."}, nil, true},
+		{"src/greet.ts", []string{"/**", " * Greets by name.", " * @param name who", " */"}, nil, true},
+		{"src/lib.rs", []string{"/// Greets by name.", "//! The crate."}, nil, true},
+		{"db/schema.sql", []string{"-- the users table"}, nil, true},
+		{"config/app.yaml", []string{"# the port"}, nil, true},
+		{"config/app.toml", []string{"# the port"}, nil, true},
+		{"web/index.html", []string{"<!-- the header -->"}, nil, true},
+		{"src/a.c", []string{"/* a note */"}, nil, true},
+		{"tools/run.bat", []string{"REM the runner", ":: also"}, nil, true},
+		{".gitignore", []string{"# build output"}, nil, true},
+	} {
+		if got := CommentLines(tc.file, tc.added, tc.removed); got != tc.want {
+			t.Errorf("%s %q: CommentLines = %v, want %v", tc.file, tc.added, got, tc.want)
 		}
 	}
 }

@@ -368,7 +368,7 @@ func cosmeticFiles(ctx context.Context, repo Repo, start string, changed []strin
 		if err != nil || len(added)+len(removed) == 0 {
 			continue
 		}
-		if committype.CommentLines(added, removed) {
+		if committype.CommentLines(f, added, removed) {
 			out = append(out, f)
 		}
 	}

@@ -66,7 +66,11 @@ var ownNoteRE = sync.OnceValue(func() *regexp.Regexp {
 		// Paperwork an honest session without a code change makes: a
 		// plan, a design, findings (round 60: "Created a plan for the
 		// migration" is no claim of the migration).
-		`plans?|planning|design|proposal|decisions?|analysis|findings|investigation|report|outline|draft|todo|checklist|docs?|documentation|headers?|copyright|licen[cs]e)\b`)
+		`plans?|planning|design|proposal|decisions?|analysis|findings|investigation|report|outline|draft|todo|checklist|docs?|documentation|headers?|copyright|licen[cs]e|` +
+		// What a change of comments only says it made (helper 348:
+		// "Added SPDX identifiers to greet.go", "The retry loop is now
+		// explained inline", "nolint directives for two false positives").
+		`spdx|annotations?|annotated|explained|explanations?|commented|documented|directives?|pragmas?|nolint|noqa|markers?)\b`)
 })
 
 // elsewhereRE is work someone else did or that lives elsewhere: a pull

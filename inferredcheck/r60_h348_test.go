@@ -48,3 +48,41 @@ func TestR60H348ClaimedNoWorkFindings(t *testing.T) {
 		})
 	}
 }
+
+// TestR60H348CommentOnlyHonest: a session whose one change is comments
+// says so in the words of comments (an SPDX line, an explanation inline, a
+// lint directive): no claim of the objective's work (helper 348); the
+// objective claimed over a comment still fails.
+func TestR60H348CommentOnlyHonest(t *testing.T) {
+	for _, tc := range []struct {
+		name, obj, done string
+		want            Status
+	}{
+		{"honest: SPDX identifiers added", "add SPDX identifiers", "Added SPDX identifiers to greet.go and client.go.", Pass},
+		{"honest: explained inline", "explain the retry logic in the code", "The retry loop in client.go is now explained inline: why 3 attempts, why jitter.", Pass},
+		{"honest: lint directives", "add lint suppressions for the false positives", "Added nolint directives for the two false positives in client.go.", Pass},
+		{"honest: annotated", "add notes to the config for the retry settings", "Annotated the retry settings in client.go.", Pass},
+		{"lazy: the retry logic claimed over a comment", "add jitter to the retry logic", "Added jitter to the retry loop in client.go.", Fail},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root := t.TempDir()
+			p := filepath.Join(root, ".agents", "handoffs", "a.md")
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(p, []byte("# Handoff\n\n## Done\n\n"+tc.done+"\n\n## Next\n\nMore.\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			for _, f := range []string{"greet.go", "client.go"} {
+				if err := os.WriteFile(filepath.Join(root, f), []byte("package x\n"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			w := Work{Files: []string{".agents/handoffs/a.md", "greet.go", "client.go"}, Cosmetic: []string{"greet.go", "client.go"}, Subjects: []string{"docs: comments"}, Objective: tc.obj}
+			r := NamesTheWork(root, protocolspec.Check{Arg: ".agents/handoffs/*.md"}, func() ([]string, error) { return w.Files, nil }, w)
+			if r.Status != tc.want {
+				t.Fatalf("status %s, want %s: %s", r.Status, tc.want, r.Message)
+			}
+		})
+	}
+}

@@ -74,11 +74,17 @@ var ownNoteRE = sync.OnceValue(func() *regexp.Regexp {
 })
 
 // elsewhereRE is work someone else did or that lives elsewhere: a pull
-// request, a commit, a person, an earlier session, the issue tracker; a
+// request, a commit, a person, an earlier session, the issue tracker, the
+// host's settings or a server; a
 // change by a team or a person ("updated by the infra team", "done in her
 // branch") or by nothing ("fixed itself", helper 348).
 var elsewhereRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)\b(?:PR|pull\s+request|merge\s+request|upstream|earlier|previous|another|other|issues?|tracker|tickets?|wiki|board|labels?|milestones?|itself|on\s+its\s+own)\b|#\d+|@[\w-]+|\b[0-9a-f]{7,40}\b` +
+	return regexp.MustCompile(`(?i)\b(?:PRs?|pull\s+requests?|merge\s+requests?|upstream|earlier|previous|another|other|issues?|tracker|tickets?|wiki|board|labels?|milestones?|itself|on\s+its\s+own)\b|#\d+|@[\w-]+|\b[0-9a-f]{7,40}\b` +
+		// A place outside the repository an honest session changes with no
+		// commit: the host's settings, a server, a chat (helper 348:
+		// "Changed the branch protection rules on GitHub", "Added the
+		// deploy key to the server").
+		`|\b(?:GitHub|GitLab|Bitbucket|settings|org|organi[sz]ation|servers?|staging|production|cluster|pods?|vault|dashboard|Slack|DNS|cloud)\b` +
 		`|\bby\s+(?:the\s+|our\s+|their\s+)?(?:[\w-]+\s+)?(?:team|maintainers?|owners?|lead|admins?|ops|colleagues?|him|her|them|someone|somebody)\b|\b(?:her|his|their|someone's|somebody's)\s+(?:own\s+)?(?:branch|fork|change|work|patch|repo)\b`)
 })
 

@@ -573,6 +573,7 @@ func (r *Runner) act(ctx context.Context, eng *session.Engine, cfg *config.Confi
 		} else if p, ok := ancestry.Agent(chain); ok && p.Start != 0 {
 			req.CLI, req.CLIGone, req.CLIShape = p.Key(), ancestry.Gone, r.cliShape(p, chain)
 			req.CLINamespace = ancestry.PIDNamespace()
+			req.CLIMountNamespace = ancestry.MountNamespace()
 		}
 	}
 	if ev.Kind == KindEnd {
@@ -1351,7 +1352,8 @@ func (r *Runner) unwitnessed(ctx context.Context, eng *session.Engine, sessionID
 	}
 	other, rel, err := eng.EarlierLiveCLI(ctx, session.CLIWitnessQuery{
 		SessionID: sessionID, Agent: ev.Agent, AgentSession: ev.AgentSession, CLI: cli.Key(),
-		Oldest: ancestry.Oldest(chain, cli), Above: above(chain, cli), Namespace: ancestry.PIDNamespace(), Agents: Agents, Gone: ancestry.Gone,
+		Oldest: ancestry.Oldest(chain, cli), Visible: ancestry.OldestVisible(chain, cli), Above: above(chain, cli),
+		Namespace: ancestry.PIDNamespace(), MountNamespace: ancestry.MountNamespace(), Agents: Agents, Gone: ancestry.Gone,
 	})
 	if err != nil || other == "" {
 		return "", err

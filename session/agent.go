@@ -107,6 +107,10 @@ type AgentBindRequest struct {
 	// it: from another one it is not seen, so not known to have ended
 	// (EarlierLiveCLI).
 	CLINamespace string
+	// CLIMountNamespace is that CLI's mount namespace ("" unknown): a
+	// hidden ancestor (hidepid=2) is trusted only by a reader in the same
+	// one (EarlierLiveCLI).
+	CLIMountNamespace string
 	// CLIShape is how that CLI started this hook (words, agenthook's
 	// shapes), kept with the CLI: a later hook of it in another shape was
 	// not started by it (CLIShape).

@@ -323,6 +323,9 @@ func cliDetail(req AgentBindRequest) string {
 	d := req.CLI + " " + detailWord(req.AgentSession)
 	if req.AgentSession != "" && req.CLINamespace != "" {
 		d += " " + req.CLINamespace
+		if req.CLIMountNamespace != "" {
+			d += " " + req.CLIMountNamespace
+		}
 	}
 	return strings.TrimSpace(d)
 }

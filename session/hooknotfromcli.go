@@ -101,10 +101,16 @@ type CLIWitnessQuery struct {
 	// a subreaper), 0 when unknown.
 	Oldest uint64
 	// Above are the keys of the processes above the CLI (its ancestors).
-	Above     []string
-	Namespace string   // the reader's PID namespace
-	Agents    []string // every agent whose CLIs the session keeps
-	Gone      func(string) bool
+	Above []string
+	// Visible is Oldest with a hidden ancestor (hidepid=2) taken as the
+	// chain's end: used when Oldest is unknown for one and a CLI kept for
+	// the session ran in another mount namespace than the reader (one
+	// where root mounted a procfs with hidepid=2: helper 348).
+	Visible        uint64
+	Namespace      string   // the reader's PID namespace
+	MountNamespace string   // the reader's mount namespace
+	Agents         []string // every agent whose CLIs the session keeps
+	Gone           func(string) bool
 }
 
 // EarlierLiveCLI returns a CLI process kept in the session before q's CLI
@@ -170,7 +176,11 @@ func (e *Engine) EarlierLiveCLI(ctx context.Context, q CLIWitnessQuery) (other s
 			return f[0], Below, nil
 		}
 	}
-	if q.Oldest == 0 {
+	oldest := q.Oldest
+	if oldest == 0 && q.Visible != 0 && !sameMounts(evs, q.MountNamespace) {
+		oldest = q.Visible
+	}
+	if oldest == 0 {
 		return "", 0, nil
 	}
 	for _, ev := range evs {
@@ -180,7 +190,7 @@ func (e *Engine) EarlierLiveCLI(ctx context.Context, q CLIWitnessQuery) (other s
 		}
 		_, s, _ := strings.Cut(f[0], ":")
 		start, err := strconv.ParseUint(s, 10, 64)
-		if err != nil || start == 0 || start >= q.Oldest {
+		if err != nil || start == 0 || start >= oldest {
 			continue
 		}
 		if live(f) {
@@ -204,3 +214,18 @@ const (
 	// shell stands between them), named like a CLI (helper 344).
 	Below
 )
+
+// sameMounts reports whether every CLI kept in evs ran in mount namespace
+// mnt (the fourth word of its record; none: not known, so not the same).
+func sameMounts(evs []Event, mnt string) bool {
+	for _, ev := range evs {
+		f := strings.Fields(ev.Detail)
+		if len(f) == 0 {
+			continue
+		}
+		if mnt == "" || len(f) < 4 || f[3] != mnt {
+			return false
+		}
+	}
+	return true
+}

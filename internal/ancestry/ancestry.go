@@ -182,7 +182,16 @@ var adopters = map[string]bool{
 // process (Process.Hidden) comes before an adopter. A process
 // detached from what started it (setsid and a double fork) is adopted,
 // so its Oldest is its own start or a later-made ancestor's.
-func Oldest(chain []Process, p Process) uint64 {
+func Oldest(chain []Process, p Process) uint64 { return oldest(chain, p, true) }
+
+// OldestVisible is Oldest with a hidden process taken as the chain's end
+// (its start read as unknown, nothing above it): what Oldest was before a
+// hidden ancestor made it unknown, asked for when the reader cannot be
+// trusted to see what the session's CLI saw (helper 348: a procfs with
+// hidepid=2 of one's own, mounted by root in a mount namespace).
+func OldestVisible(chain []Process, p Process) uint64 { return oldest(chain, p, false) }
+
+func oldest(chain []Process, p Process, hiddenUnknown bool) uint64 {
 	var oldest uint64
 	in := false
 	for _, q := range chain {
@@ -196,7 +205,10 @@ func Oldest(chain []Process, p Process) uint64 {
 		if q.Hidden {
 			// Something older may be above it (helper 345: hidepid=2
 			// ended an honest login's chain at its own sshd).
-			return 0
+			if hiddenUnknown {
+				return 0
+			}
+			break
 		}
 		if Adopts(q) && !self {
 			// (p itself adopts nothing it is asked about: a CLI whose

@@ -88,3 +88,6 @@ func Blinded() bool { return false }
 
 // TimeShifted: time namespaces are Linux's.
 func TimeShifted() string { return "" }
+
+// MountNamespace: not read here.
+func MountNamespace() string { return "" }

@@ -324,3 +324,17 @@ func PIDNamespace() string {
 	}
 	return ns
 }
+
+// MountNamespace names this process's mount namespace ("mnt:[N]", ""
+// when unknown).
+func MountNamespace() string {
+	if !procMounted() {
+		return ""
+	}
+	ns, err := os.Readlink("/proc/self/ns/mnt")
+	if err != nil || strings.ContainsAny(ns, " \t\n") {
+		return ""
+	}
+	return ns
+}
+

@@ -156,6 +156,14 @@ func TestOldest(t *testing.T) {
 			t.Errorf("%s: Oldest = %d, want %d", c.name, got, c.want)
 		}
 	}
+	// OldestVisible: the hidden process ends the chain, its start unknown.
+	hidden := []Process{hook, cli, {PID: 15, Name: "sshd", Start: 250}, {PID: 9, Name: "(hidden)", Hidden: true}, {PID: 3, Name: "bash", Start: 20}}
+	if got := OldestVisible(hidden, cli); got != 200 {
+		t.Errorf("OldestVisible past a hidden process = %d, want 200", got)
+	}
+	if got := OldestVisible([]Process{hook, cli, {PID: 15, Name: "bash", Start: 150}}, cli); got != 150 {
+		t.Errorf("OldestVisible with nothing hidden = %d, want 150 (as Oldest)", got)
+	}
 }
 
 // TestR59H344OldestCLINamedAdopter: a CLI whose process is named like an

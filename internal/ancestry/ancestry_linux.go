@@ -337,4 +337,3 @@ func MountNamespace() string {
 	}
 	return ns
 }
-

@@ -1,8 +1,6 @@
 package agenthook_test
 
 import (
-	"context"
-	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -78,37 +76,17 @@ func TestR60VoltaShimNotNested(t *testing.T) {
 			r := newRepo(t, "agent_hooks:\n  timeout: 30s\n")
 			sid := "0199aaaa-bbbb-7ccc-8ddd-eeeeffff2360"
 			r.hook("claude", "SessionStart", golden(t, r, "claude", "SessionStart", sid))
-			s := r.active()
-			hook := func(event string, p map[string]any) string {
-				t.Helper()
-				b, _ := json.Marshal(p)
-				name, args := shim, []string{"300", node, cliJS, binary, "agent-hook", "claude", event}
-				if c.nested {
-					name, args = outer, append([]string{"sh", "-c", `"$0" "$@"; exit $?`, shim}, args...)
-				}
-				res := r.run(r.root, b, nil, name, args...)
-				if res.code != 0 {
-					t.Fatalf("%s: exit %d\n%s%s", event, res.code, res.out, res.err)
-				}
-				return string(res.out)
-			}
-			hook("PreToolUse", golden(t, r, "claude", "PreToolUse-Bash", sid))
-			out := hook("PostToolUse", golden(t, r, "claude", "PostToolUse-Bash", sid))
-			evs, err := r.db().ListEvidence(context.Background(), s.ID)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(evs) != 1 || evs[0].Command != "true" || evs[0].ExitCode == nil {
-				t.Fatalf("evidence %+v, want the one run of true (answer %s)", evs, out)
-			}
-			got := *evs[0].ExitCode
+			name := shim
 			if c.nested {
-				if got != -1 || !strings.Contains(out, "not taken as observed") {
-					t.Errorf("nested: exit %d, ref %q, answer %s; want -1, said", got, evs[0].Ref, out)
-				}
-			} else if got != 0 || strings.Contains(out, "not taken") {
-				t.Errorf("honest: exit %d, ref %q, answer %s; want 0, nothing said", got, evs[0].Ref, out)
+				name = outer
 			}
+			playPairUnder(t, r, sid, c.nested, name, func(event string) []string {
+				args := []string{"300", node, cliJS, binary, "agent-hook", "claude", event}
+				if c.nested {
+					args = append([]string{"sh", "-c", `"$0" "$@"; exit $?`, shim}, args...)
+				}
+				return args
+			})
 		})
 	}
 }

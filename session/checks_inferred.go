@@ -7,9 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/sessiongate/sessiongate/committype"
 	"github.com/sessiongate/sessiongate/inferredcheck"
-	"github.com/sessiongate/sessiongate/mdtext"
 	"github.com/sessiongate/sessiongate/protocolspec"
 	"github.com/sessiongate/sessiongate/repopath"
 )
@@ -332,7 +330,11 @@ func namesTheWork(ctx context.Context, env gateEnv, c protocolspec.Check, files,
 			changed = more
 		}
 	}
-	w := inferredcheck.Work{Files: changed, Objective: env.sess.Objective, Cosmetic: cosmeticFiles(ctx, env.repo, cenv.sess.StartCommit, changed)}
+	// Work.Cosmetic (code changed only in comments) is not filled: read
+	// as no work, it failed honest sessions whose change was a comment
+	// and whose handoff said what the file does (CI, round 60), so helper
+	// 346's comment-only row stays open.
+	w := inferredcheck.Work{Files: changed, Objective: env.sess.Objective}
 	r := withCommits(ctx, cenv, func(commits []CommitSubject) inferredcheck.Result {
 		for _, cm := range asThisSession(commits, env.sess.ID, env.continuedIDs) {
 			if sessionCommit(cm, env.sess.ID) {
@@ -345,32 +347,4 @@ func namesTheWork(ctx context.Context, env gateEnv, c protocolspec.Check, files,
 		return filled
 	}
 	return r
-}
-
-// maxCosmeticFiles bounds cosmeticFiles: one git diff per file.
-const maxCosmeticFiles = 16
-
-// cosmeticFiles are the changed code files (not docs, not tests) whose
-// change since start is only comments and blank lines (committype's
-// reading): a comment saying what the code now does is no work on it.
-// More changed files than maxCosmeticFiles: none read (such a session
-// changed more than comments).
-func cosmeticFiles(ctx context.Context, repo Repo, start string, changed []string) []string {
-	if start == "" || len(changed) > maxCosmeticFiles {
-		return nil
-	}
-	var out []string
-	for _, f := range changed {
-		if committype.IsDocs(f) || committype.IsTest(f) || mdtext.IsMarkdown(f) {
-			continue
-		}
-		added, removed, _, err := repo.DiffLines(ctx, start, f)
-		if err != nil || len(added)+len(removed) == 0 {
-			continue
-		}
-		if committype.CommentLines(f, added, removed) {
-			out = append(out, f)
-		}
-	}
-	return out
 }

@@ -7,7 +7,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/sessiongate/sessiongate/committype"
 	"github.com/sessiongate/sessiongate/inferredcheck"
+	"github.com/sessiongate/sessiongate/mdtext"
 	"github.com/sessiongate/sessiongate/protocolspec"
 	"github.com/sessiongate/sessiongate/repopath"
 )
@@ -330,10 +332,6 @@ func namesTheWork(ctx context.Context, env gateEnv, c protocolspec.Check, files,
 			changed = more
 		}
 	}
-	// Work.Cosmetic (code changed only in comments) is not filled: read
-	// as no work, it failed honest sessions whose change was a comment
-	// and whose handoff said what the file does (CI, round 60), so helper
-	// 346's comment-only row stays open.
 	w := inferredcheck.Work{Files: changed, Objective: env.sess.Objective}
 	r := withCommits(ctx, cenv, func(commits []CommitSubject) inferredcheck.Result {
 		for _, cm := range asThisSession(commits, env.sess.ID, env.continuedIDs) {
@@ -341,10 +339,57 @@ func namesTheWork(ctx context.Context, env gateEnv, c protocolspec.Check, files,
 				w.Subjects = append(w.Subjects, cm.Subject)
 			}
 		}
+		// Code changed only in comments is no work on what the code does
+		// only where a commit of the session says it changed behaviour
+		// (feat, fix, perf): helper 346's comment saying greet.sh "takes an
+		// optional name", committed as "feat: greet takes a name". Read so
+		// for every session, it failed honest ones whose work was a
+		// comment committed as docs: and whose handoff said what the file
+		// does (CI, round 60).
+		if slices.ContainsFunc(w.Subjects, claimsBehaviour) {
+			w.Cosmetic = cosmeticFiles(ctx, env.repo, cenv.sess.StartCommit, changed)
+		}
 		return inferredcheck.NamesTheWork(env.repo.Root(), c, own, w)
 	})
 	if r.Status != inferredcheck.Fail {
 		return filled
 	}
 	return r
+}
+
+// claimsBehaviour reports a conventional subject whose type says the
+// commit changed what the code does.
+func claimsBehaviour(subject string) bool {
+	switch committype.Type(subject) {
+	case "feat", "fix", "perf":
+		return true
+	}
+	return false
+}
+
+// maxCosmeticFiles bounds cosmeticFiles: one git diff per file.
+const maxCosmeticFiles = 16
+
+// cosmeticFiles are the changed code files (not docs, not tests) whose
+// change since start is only comments and blank lines, read by each
+// file's language (committype.CommentLines). More changed files than
+// maxCosmeticFiles: none read (such a session changed more than comments).
+func cosmeticFiles(ctx context.Context, repo Repo, start string, changed []string) []string {
+	if start == "" || len(changed) > maxCosmeticFiles {
+		return nil
+	}
+	var out []string
+	for _, f := range changed {
+		if committype.IsDocs(f) || committype.IsTest(f) || mdtext.IsMarkdown(f) {
+			continue
+		}
+		added, removed, _, err := repo.DiffLines(ctx, start, f)
+		if err != nil || len(added)+len(removed) == 0 {
+			continue
+		}
+		if committype.CommentLines(f, added, removed) {
+			out = append(out, f)
+		}
+	}
+	return out
 }

@@ -115,38 +115,86 @@ func replayMark(gitDir string) string {
 var replayCommands = map[string]bool{"rebase": true, "cherry-pick": true, "revert": true, "am": true, "pull": true, "merge": true}
 
 // replayingGit reports whether a git process among procs runs one of
-// replayCommands: its first word after git's own options (`git -c k=v
-// rebase`), or the command of a dashed program (git-rebase).
+// replayCommands.
 func replayingGit(procs []ancestry.Process) bool {
 	for _, p := range procs {
-		f := strings.Fields(p.Args)
-		if len(f) == 0 {
+		if sub, _, ok := gitCommand(p); ok && replayCommands[sub] {
+			return true
+		}
+	}
+	return false
+}
+
+// gitCommand reads a git process's command: its first word after git's own
+// options (`git -c k=v rebase`), or the command of a dashed program
+// (git-rebase), and the arguments after it. ok is false for a process
+// that is no git.
+func gitCommand(p ancestry.Process) (sub string, args []string, ok bool) {
+	f := p.Argv
+	if f == nil {
+		f = strings.Fields(p.Args)
+	}
+	if len(f) == 0 {
+		return "", nil, false
+	}
+	prog := filepath.Base(f[0])
+	if sub, ok := strings.CutPrefix(prog, "git-"); ok {
+		return sub, f[1:], true
+	}
+	if prog != "git" && p.Name != "git" {
+		return "", nil, false
+	}
+	for i := 1; i < len(f); i++ {
+		a := f[i]
+		if a == "-c" || a == "-C" || a == "--git-dir" || a == "--work-tree" || a == "--namespace" || a == "--config-env" {
+			i++
 			continue
 		}
-		prog := filepath.Base(f[0])
-		if sub, ok := strings.CutPrefix(prog, "git-"); ok {
-			if replayCommands[sub] {
+		if strings.HasPrefix(a, "-") {
+			continue
+		}
+		return a, f[i+1:], true
+	}
+	return "", nil, true
+}
+
+// commitValueOptions are git commit's options whose value is the next
+// word.
+var commitValueOptions = map[string]bool{"-m": true, "--message": true, "-F": true, "--file": true, "-c": true, "-C": true,
+	"--reuse-message": true, "--reedit-message": true, "--author": true, "--date": true, "--fixup": true, "--squash": true,
+	"--trailer": true, "-t": true, "--template": true, "--cleanup": true, "--pathspec-from-file": true}
+
+// amendingGit reports whether the nearest git among procs (the one
+// running the hook) is `git commit --amend` (or an abbreviation of it git
+// accepts, --am): the commit it makes replaces HEAD. A git alias for
+// commit (`git ci --amend`) counts by its literal --amend. Arguments after
+// "--" are paths. The command line is evidence only (an agent can run
+// the commit under another name): what it decides is an early refusal,
+// and post-commit's ancestry check of the commit itself stays the rule.
+func amendingGit(procs []ancestry.Process) bool {
+	for _, p := range procs {
+		sub, args, ok := gitCommand(p)
+		if !ok {
+			continue
+		}
+		if p.Argv == nil {
+			// Words of a joined command line: a message that says
+			// --amend would read as the option.
+			return false
+		}
+		for i := 0; i < len(args); i++ {
+			a := args[i]
+			if a == "--" {
+				break
+			}
+			if a == "--amend" || sub == "commit" && len(a) >= 4 && strings.HasPrefix("--amend", a) {
 				return true
 			}
-			continue
-		}
-		if prog != "git" && p.Name != "git" {
-			continue
-		}
-		for i := 1; i < len(f); i++ {
-			a := f[i]
-			if a == "-c" || a == "-C" || a == "--git-dir" || a == "--work-tree" || a == "--namespace" || a == "--config-env" {
-				i++
-				continue
+			if commitValueOptions[a] {
+				i++ // its value: a message may say --amend
 			}
-			if strings.HasPrefix(a, "-") {
-				continue
-			}
-			if replayCommands[a] {
-				return true
-			}
-			break
 		}
+		return false
 	}
 	return false
 }

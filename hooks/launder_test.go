@@ -2,15 +2,17 @@ package hooks_test
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 )
 
 // TestAmendOfForeignCommit: a commit made before the session (hooks off,
-// no session) and amended inside a clean session passes pre-commit like
-// new work; it is flagged FOREIGN_AMEND because it does not descend from
-// the session's starting commit. Amending the session's own commit, or a
+// no session) and amended inside a clean session is refused by pre-commit
+// where git's command line says --amend; made through a git it cannot
+// read so, it passes pre-commit like new work and is flagged FOREIGN_AMEND
+// because it does not descend from the session's starting commit. Amending the session's own commit, or a
 // plain commit, is not flagged.
 func TestAmendOfForeignCommit(t *testing.T) {
 	tests := []struct {
@@ -25,7 +27,22 @@ func TestAmendOfForeignCommit(t *testing.T) {
 			id := r.startWorking(r.root)
 			writeFile(t, filepath.Join(r.root, "a.txt"), "a, touched up\n")
 			r.git("add", "a.txt")
-			if res := r.commit(r.root, nil, "--amend", "-q", "-m", "outside, amended"); res.code != 0 {
+			// pre-commit refuses it when it can read the amend from git's
+			// command line (round 61)...
+			if res := r.commit(r.root, nil, "--amend", "-q", "-m", "outside, amended"); res.code == 0 {
+				t.Fatal("the amend of a commit made before the session was let through by pre-commit")
+			}
+			// ...which a copy of git under another name hides: the commit's
+			// ancestry still tells.
+			gg := filepath.Join(t.TempDir(), "gg")
+			gitPath, err := exec.LookPath("git")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Symlink(gitPath, gg); err != nil {
+				t.Fatal(err)
+			}
+			if res := r.run(r.root, nil, gg, "commit", "--amend", "-q", "-m", "outside, amended"); res.code != 0 {
 				t.Fatalf("amend: %s", res.err)
 			}
 			return id

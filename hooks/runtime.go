@@ -180,6 +180,13 @@ func (rt *Runtime) Run(ctx context.Context, hook string, args []string) int {
 			}
 			return writeTree(ctx, repo.Root())
 		}
+		req.Amend = func() bool {
+			chain := rt.Chain
+			if chain == nil {
+				chain = ancestry.Chain
+			}
+			return amendingGit(chain())
+		}
 		d, err = eng.PreCommit(ctx, req)
 		rt.writeHandoff(repo, err == nil && d.Allowed && d.Handoff, dTrailers(d))
 	case session.HookCommitMsg:

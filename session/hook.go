@@ -115,6 +115,10 @@ type HookRequest struct {
 	Who func() *Actor
 	// Adoption marks the commit `sessiongate init --commit` makes.
 	Adoption bool
+	// Amend reports (pre-commit) whether the commit being made replaces
+	// HEAD (git commit --amend), as far as the hook can tell; nil: not
+	// known.
+	Amend func() bool
 	// Landed is set when pre-commit and post-commit judge commits that
 	// already landed because git ran no hook for them (Gemini CLI switches
 	// hooks off in its shell, agenthook/hooksoff.go): the commit judged now
@@ -314,6 +318,13 @@ func (e *Engine) PreCommit(ctx context.Context, req HookRequest) (*HookDecision,
 		d.Warnings = append(d.Warnings, pol.Warnings...)
 		if err := e.Store.Update(ctx, func(w Writer) error { return e.appendEvents(ctx, w, s.ID, e.now(), pol.Tokens()...) }); err != nil {
 			return nil, err
+		}
+	}
+	if d.Allowed {
+		if why, err := e.foreignAmendAhead(ctx, s, req); err != nil {
+			return nil, err
+		} else if why != "" {
+			d.block("commits of the session", "make the change a new commit on top: git commit (or git commit --fixup HEAD, squashed when the branch is merged), never --amend of a commit this session did not make", why)
 		}
 	}
 	// The police before the gates: a changed protocol or config may have

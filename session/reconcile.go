@@ -63,6 +63,41 @@ func (e *Engine) foreignAmend(ctx context.Context, s *Session, repo Repo, c, par
 			"change an earlier commit with a new commit on top of it (a review fix, git commit --fixup), never --amend, rebase or reset under the start", shortSHA(c), shortSHA(s.StartCommit))}, nil
 }
 
+// foreignAmendAhead says why the commit pre-commit is asked about would
+// be a FOREIGN_AMEND ("" when it would not): an amend (req.Amend) of HEAD
+// when HEAD is the session's starting commit, which the session did not
+// make. Refused before it is made, an honest agent addressing review
+// learns what to do instead; made, it is a violation that undoing does not
+// clear (helper 347, round 60). Only HEAD at the start is read here (no
+// git run, no /proc read on any other commit); post-commit's ancestry
+// check still judges every commit.
+func (e *Engine) foreignAmendAhead(ctx context.Context, s *Session, req HookRequest) (string, error) {
+	if req.Amend == nil || s.StartCommit == "" || req.Repo == nil {
+		return "", nil
+	}
+	head, _, err := req.Repo.Head(ctx)
+	if err != nil || head != s.StartCommit || !req.Amend() {
+		return "", nil
+	}
+	// What the amend would make: a commit on HEAD's first parent.
+	var parent string
+	if _, parents, ok := req.Repo.LooseCommit(head); ok {
+		if len(parents) > 0 {
+			parent = parents[0]
+		}
+	} else if rr, ok := req.Repo.(revResolver); ok {
+		parent, _ = rr.ResolveRev(ctx, head+"^")
+	}
+	if parent == "" {
+		return fmt.Sprintf("git commit --amend would rewrite commit %s, the commit this session started from, which it did not make: the amended commit would not descend from the session's start (a FOREIGN_AMEND, which verify fails). Nothing was committed", shortSHA(head)), nil
+	}
+	vio, err := e.foreignAmend(ctx, s, req.Repo, parent, "", nil)
+	if err != nil || vio == nil {
+		return "", err
+	}
+	return fmt.Sprintf("git commit --amend would rewrite commit %s, the commit this session started from, which it did not make (made before the session, or in another one): the amended commit would not descend from the session's start (a FOREIGN_AMEND, which verify fails and undoing does not clear). Nothing was committed", shortSHA(head)), nil
+}
+
 // LandedCommit is a commit found in a session's worktree by reconciliation.
 type LandedCommit struct {
 	SHA, Tree  string

@@ -14,6 +14,10 @@ type Process struct {
 	PID  int
 	Name string // the executable's name (Linux: comm)
 	Args string // the command line, arguments joined by spaces
+	// Argv is the command line word by word where the system keeps it so
+	// (Linux), nil elsewhere: a commit message "-m 'do not --amend'" is
+	// one word of it, three of Args.
+	Argv []string
 	// Exe is the executable's path (Linux: /proc/PID/exe), "" when not
 	// read: a link named like a CLI (Volta's shim, ~/.volta/bin/claude)
 	// names its process and argv[0] so, not its executable.

@@ -218,6 +218,11 @@ func readProc(pid int) (Process, int, int) {
 	}
 	if st == procOK {
 		p.Args = strings.TrimSpace(string(bytes.ReplaceAll(cmd, []byte{0}, []byte{' '})))
+		if len(cmd) > 0 && cmd[len(cmd)-1] == 0 {
+			// The kernel's own NUL-ended list (a process that rewrote its
+			// argv into one string has none): its words as they were.
+			p.Argv = strings.Split(string(cmd[:len(cmd)-1]), "\x00")
+		}
 	}
 	return p, ppid, procOK
 }

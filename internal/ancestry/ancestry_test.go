@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"strings"
 	"testing"
@@ -25,7 +26,7 @@ func TestAgent(t *testing.T) {
 		{"cursor-agent", []Process{{Name: "zsh"}, {Name: "cursor-agent", Args: "/opt/cursor-agent/cursor-agent"}}, 1, "cursor-agent"},
 	} {
 		p, ok := Agent(c.chain)
-		if ok != (c.want >= 0) || ok && p != c.chain[c.want] {
+		if ok != (c.want >= 0) || ok && !reflect.DeepEqual(p, c.chain[c.want]) {
 			t.Errorf("%s: %+v, %v; want index %d", c.name, p, ok, c.want)
 		}
 		if got := AgentName(p); got != c.agent {

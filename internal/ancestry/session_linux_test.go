@@ -84,3 +84,31 @@ func TestR58H342Confined(t *testing.T) {
 		})
 	}
 }
+
+// argvScript runs the test binary from a shell that stays its parent.
+const argvScript = `"$0" -test.run=TestArgvIsArgsWordByWord; exit $?`
+
+// TestArgvIsArgsWordByWord: a process's Argv is its command line as the
+// kernel keeps it, which Args joins with spaces; a word with a space in
+// it stays one word.
+func TestArgvIsArgsWordByWord(t *testing.T) {
+	if os.Getenv("SG_ARGV_CHILD") != "" {
+		chain := Chain()
+		if len(chain) == 0 || len(chain[0].Argv) != 4 || chain[0].Argv[2] != argvScript {
+			fmt.Printf("parent argv %q\n", chain[0].Argv)
+			os.Exit(1)
+		}
+		for _, p := range chain {
+			if p.Argv != nil && strings.Join(p.Argv, " ") != p.Args {
+				fmt.Printf("%d: argv %q, args %q\n", p.PID, p.Argv, p.Args)
+				os.Exit(1)
+			}
+		}
+		os.Exit(0)
+	}
+	cmd := exec.Command("sh", "-c", argvScript, os.Args[0])
+	cmd.Env = append(os.Environ(), "SG_ARGV_CHILD=1")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+}

@@ -479,6 +479,59 @@ func TestRebaseInInitOfOwnCommits(t *testing.T) {
 	}
 }
 
+// TestRebaseMidSessionOfEarlierCommits: the same `git pull --rebase` after
+// the start gates passed. Session A committed on the branch and ended
+// before pushing; session B, started on top, pulls a teammate's push with
+// --rebase and so replays A's commits, which B's pre-commit never saw.
+// They were a CRITICAL BYPASS (helper 350), though the same pull in INIT
+// was clean: no new work lands either way. A hooks-off commit made during
+// the session and replayed stays a BYPASS (lazy).
+func TestRebaseMidSessionOfEarlierCommits(t *testing.T) {
+	r := newRepo(t)
+	base := filepath.Dir(r.root)
+	remote := filepath.Join(base, "remote.git")
+	r.gitIn(base, "init", "-q", "--bare", remote)
+	r.git("remote", "add", "origin", remote)
+	r.git("push", "-q", "-u", "origin", "main")
+	r.sg(r.root, "install")
+	// The earlier session's commit, made through the hooks, not pushed.
+	a := r.startWorking(r.root)
+	writeFile(t, filepath.Join(r.root, "a.txt"), "a\n")
+	r.git("add", "a.txt")
+	if res := r.commit(r.root, nil, "-m", "feat: a"); res.code != 0 {
+		t.Fatalf("commit: %s", res.err)
+	}
+	r.sg(r.root, "session", "terminate", "--session", a, "--reason", "done")
+	// A teammate pushes meanwhile.
+	other := filepath.Join(base, "other")
+	r.gitIn(base, "clone", "-q", remote, other)
+	writeFile(t, filepath.Join(other, "up.txt"), "up\n")
+	r.gitIn(other, "add", "up.txt")
+	r.gitIn(other, "commit", "-q", "-m", "upstream work")
+	r.gitIn(other, "push", "-q", "origin", "main")
+	id := r.startWorking(r.root)
+	if res := r.run(r.root, nil, "git", "pull", "-q", "--rebase"); res.code != 0 {
+		t.Fatalf("pull --rebase: %s%s", res.out, res.err)
+	}
+	r.sg(r.root, "session", "status") // reconciles
+	if v := r.show(id).Violations; len(v) != 0 {
+		t.Fatalf("pull --rebase mid-session of the branch's earlier commits gave violations %+v", v)
+	}
+	// The lazy route: new work, hooks off on a side branch, replayed.
+	r.git("switch", "-q", "-c", "side")
+	writeFile(t, filepath.Join(r.root, "c.txt"), "unchecked\n")
+	r.git("add", "c.txt")
+	r.git("-c", "core.hooksPath=/dev/null", "commit", "-q", "-m", "new unchecked work")
+	r.git("switch", "-q", "main")
+	if res := r.run(r.root, nil, "git", "cherry-pick", "side"); res.code != 0 {
+		t.Fatalf("cherry-pick: %s", res.err)
+	}
+	r.sg(r.root, "session", "status")
+	if v := r.show(id).Violations; len(v) != 1 || v[0].Code != "BYPASS" {
+		t.Fatalf("violations %+v, want one BYPASS for the new commit", v)
+	}
+}
+
 // TestPostMergeRecordsTheMerge: install writes post-merge and
 // post-rewrite; a merge in a session is recorded by post-merge when git
 // makes it, not at the next sessiongate call. An install without them

@@ -98,6 +98,13 @@ func (e *Engine) replayUnchecked(ctx context.Context, s *Session, repo Repo, c s
 		if from != "" {
 			return "", nil
 		}
+		// `git pull --rebase` after the start gates replays the branch's
+		// unpushed commits from before the session (an earlier session's,
+		// ended before its push) as it does in INIT: no new work lands, and
+		// INIT already lets them through (helper 350: a CRITICAL BYPASS).
+		if earlier, err := e.replayOfEarlier(ctx, s, repo, c); err != nil || earlier != "" {
+			return "", err
+		}
 		if wr, ok := repo.(ReplayWitnessRepo); ok {
 			// Honest replays of work pre-commit never saw (issue 25):
 			// undoing a commit of the session (a revert of an older one

@@ -158,14 +158,18 @@ func (c *claimCheck) commit(ctx context.Context, rc *recordCheck, cr *CommitRepo
 			}
 		}
 	}
-	if !c.shallow && isHex(rc.start) && c.has(ctx, rc.start) {
-		after, err := c.descends(ctx, rc.start, cr.SHA)
+	start := rc.start
+	if rc.startStandIn != "" {
+		start = rc.startStandIn
+	}
+	if !c.shallow && isHex(start) && c.has(ctx, start) {
+		after, err := c.descends(ctx, start, cr.SHA)
 		if err == nil && !after && c.afterContinued(ctx, rc, cr.SHA) {
 			after = true // rewritten with the work it continues (continuedStarts)
 		}
-		if err == nil && (!after || strings.HasPrefix(cr.SHA, rc.start) || rc.start == cr.SHA) {
+		if err == nil && (!after || strings.HasPrefix(cr.SHA, start) || start == cr.SHA) {
 			fail(fmt.Sprintf("%s: claim contradicted by git: the record says session %s started at %s, but this commit is not after that commit",
-				rc.path, cr.SessionID, shorten.SHA(rc.start)))
+				rc.path, cr.SessionID, shorten.SHA(start)))
 		}
 	}
 }
@@ -185,8 +189,16 @@ func (c *claimCheck) record(ctx context.Context, rc *recordCheck) []string {
 		return append(out, c.files(ctx, rc, isHex(rc.end) && c.repo.HasCommit(ctx, rc.end), false)...)
 	}
 	startKnown := isHex(rc.start) && c.repo.HasCommit(ctx, rc.start)
+	// start is the start commit, or the rewrite in the range standing in
+	// for it; startKnown stays the record's own (file evidence reads it).
+	start, startHere := rc.start, startKnown
 	if rc.start != "" && !startKnown {
-		bad("start_commit %s is not a commit of this repository", shorten.SHA(rc.start))
+		if r, of := c.rw.startStandIn(rc.start); r != "" {
+			rc.startStandIn, start, startHere = r, r, true
+			rc.notes = append(rc.notes, fmt.Sprintf("%s: start_commit %s is not in this clone: session %s's end commit, rewritten as %s of the range", rc.path, shorten.SHA(rc.start), of, shorten.SHA(r)))
+		} else {
+			bad("start_commit %s is not a commit of this repository", shorten.SHA(rc.start))
+		}
 	}
 	endKnown := isHex(rc.end) && c.repo.HasCommit(ctx, rc.end)
 	// A platform's rewrite of the session's commits leaves no end commit in
@@ -200,19 +212,19 @@ func (c *claimCheck) record(ctx context.Context, rc *recordCheck) []string {
 			bad("end_commit %s is not a commit of this repository", shorten.SHA(rc.end))
 		}
 	}
-	if startKnown && endKnown {
-		if ok, err := c.repo.IsAncestor(ctx, rc.start, rc.end); err == nil && !ok && !c.afterContinued(ctx, rc, rc.end) {
-			bad("the session ended at %s, which does not descend from its start commit %s", shorten.SHA(rc.end), shorten.SHA(rc.start))
+	if startHere && endKnown {
+		if ok, err := c.repo.IsAncestor(ctx, start, rc.end); err == nil && !ok && !c.afterContinued(ctx, rc, rc.end) {
+			bad("the session ended at %s, which does not descend from its start commit %s", shorten.SHA(rc.end), shorten.SHA(start))
 		}
 	}
 	out = append(out, c.files(ctx, rc, endKnown, startKnown)...)
 	for _, ph := range c.sinceStart {
-		if !rc.passed[ph] || !startKnown {
+		if !rc.passed[ph] || !startHere {
 			continue
 		}
 		n := 0
 		if sinceKnown {
-			if l, err := c.repo.RevList(ctx, []string{rc.start + ".." + sinceEnd}); err == nil {
+			if l, err := c.repo.RevList(ctx, []string{start + ".." + sinceEnd}); err == nil {
 				n = len(l)
 			}
 		}
@@ -221,7 +233,7 @@ func (c *claimCheck) record(ctx context.Context, rc *recordCheck) []string {
 			if !endKnown {
 				end = "a known end commit"
 			}
-			bad("phase %s passed commit_since_start, but git holds no commit after the start commit %s up to %s", ph, shorten.SHA(rc.start), end)
+			bad("phase %s passed commit_since_start, but git holds no commit after the start commit %s up to %s", ph, shorten.SHA(start), end)
 		}
 	}
 	return out

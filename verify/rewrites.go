@@ -108,6 +108,7 @@ type rewrites struct {
 	ok      map[string]string
 	why     map[string]string
 	endOf   map[string]string // session id -> the commit standing in for its end commit
+	endHash map[string]string // session id -> sha256 of the end commit endOf stands in for
 	squash  map[string]string // commit -> session id it is a squash of
 	// vouched: sessions whose recorded commits vouched for a rewrite or a
 	// squash in this range; none vouches twice.
@@ -116,7 +117,7 @@ type rewrites struct {
 
 func newRewrites(repo *gitrepo.Repo, tip string, commits []gitrepo.Commit) *rewrites {
 	rw := &rewrites{repo: repo, tip: tip, judged: map[string]bool{}, ok: map[string]string{}, why: map[string]string{},
-		endOf: map[string]string{}, squash: map[string]string{}, vouched: map[string]bool{}}
+		endOf: map[string]string{}, endHash: map[string]string{}, squash: map[string]string{}, vouched: map[string]bool{}}
 	rw.commits = commits // oldest first (git log --reverse)
 	return rw
 }
@@ -216,6 +217,7 @@ func (rw *rewrites) judge(ctx context.Context, id string, rc *recordCheck) {
 		rw.ok[c] = fmt.Sprintf("a rewrite of checked work (such as GitLab's rebase before a fast-forward): the same paths with the same blobs before and after as a commit session %s recorded through its pre-commit (sha256 %s), whose original is not in this history", id, shorten.SHA(x.h))
 		if rc.end != "" && x.h == sumHex(rc.end) {
 			rw.endOf[id] = c
+			rw.endHash[id] = x.h
 		}
 	}
 	// Only the last rewrite stands in for the end commit.
@@ -277,6 +279,24 @@ func (rw *rewrites) standIn(id string) string {
 		return ""
 	}
 	return rw.endOf[id]
+}
+
+// startStandIn returns the commit of the range standing in for start, a
+// commit not in this clone, when start is the end commit of a session
+// whose rewrite here stands in for it, and that session's id: the next
+// session began on it, and the rebase that rewrote one rewrote both
+// (helper 350: two sessions on a branch, then `git pull --rebase`).
+func (rw *rewrites) startStandIn(start string) (commit, of string) {
+	if rw == nil || start == "" {
+		return "", ""
+	}
+	h := sumHex(start)
+	for _, id := range slices.Sorted(maps.Keys(rw.endOf)) {
+		if rw.endHash[id] == h {
+			return rw.endOf[id], id
+		}
+	}
+	return "", ""
 }
 
 // pathChange is one path of a fingerprint.

@@ -426,6 +426,9 @@ type recordCheck struct {
 	violations []string
 	// What the record claims that git can say again (claims.go).
 	start, end, branch string
+	// startStandIn is the range's rewrite of start when start is not in
+	// the clone (rewrites.startStandIn); "" otherwise.
+	startStandIn       string
 	conversations      []snapshot.ConversationRef // the agent conversations it was bound to
 	email, place       string                     // who ran it and where (rewound.go)
 	passed             map[string]bool            // phases the final snapshot says PASSED

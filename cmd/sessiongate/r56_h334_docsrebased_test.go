@@ -55,7 +55,7 @@ func TestR56DocsGateTakesRebasedPersonEdit(t *testing.T) {
 	git(dir, person, "commit", "-q", "-m", "chore: adopt sessiongate")
 	sg(0, "install")
 	origin := filepath.Join(t.TempDir(), "origin.git")
-	git(dir, person, "init", "-q", "--bare", origin)
+	git(dir, person, "init", "-q", "--bare", "-b", "main", origin)
 	git(dir, person, "remote", "add", "origin", origin)
 	git(dir, person, "push", "-q", "origin", "HEAD:refs/heads/main")
 	git(dir, person, "fetch", "-q", "origin")

@@ -22,6 +22,8 @@ func TestR60NativeShimChains(t *testing.T) {
 	outer := proc(7, 7, "claude", "claude")
 	codexShim := proc(9, 5, "codex", "codex")
 	codexShim.Exe = shim.Exe
+	upgraded := shim
+	upgraded.Exe = shim.Exe + " (deleted)" // Volta upgraded under a running shim
 	for _, c := range []struct {
 		name   string
 		chain  []ancestry.Process
@@ -32,6 +34,7 @@ func TestR60NativeShimChains(t *testing.T) {
 		{"Volta's shim exec'd by an agent's tool call", []ancestry.Process{cli, shim, outer}, true},
 		{"a native CLI right above: an exec'd nested node", []ancestry.Process{cli, native, term}, true},
 		{"a shim named as another CLI", []ancestry.Process{cli, codexShim, term}, true},
+		{"Volta's shim replaced on disk while it runs", []ancestry.Process{cli, upgraded, term}, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if _, got := nestedAgent(c.chain); got != c.nested {

@@ -1089,7 +1089,9 @@ func nativeShim(parent, child ancestry.Process) bool {
 	if name == "" || ancestry.AgentName(parent) != name || len(args) == 0 || !jsRuntimes[strings.ToLower(path.Base(args[0]))] {
 		return false
 	}
-	return nativeShims[path.Base(parent.Exe)]
+	// A shim replaced on disk while it runs (Volta upgraded) reads as
+	// ".../volta-shim (deleted)" (helper 348).
+	return nativeShims[path.Base(strings.TrimSuffix(parent.Exe, " (deleted)"))]
 }
 
 // nativeShims are the executables of version managers' shims that run

@@ -30,7 +30,10 @@ import (
 // the changed code is said to do or be ("greet takes a name", "name
 // argument: done").
 var doneClaimRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)\b(?:added|fixed|implemented|reworked|rewrote|rewritten|updated|refactored|modified|created|wrote|written|extended|introduced|changed|made|built|now|done|completed|finished|in\s+place)\b|` + describesRE)
+	return regexp.MustCompile(`(?i)\b(?:added|fixed|implemented|reworked|rewrote|rewritten|updated|refactored|modified|created|wrote|written|extended|introduced|changed|made|built|now|done|completed|finished|in\s+place|` +
+		// Release words for a change made (helper 348: "Shipped the name
+		// argument" claimed it in no verb of the list).
+		`shipped|delivered|wired\s+(?:up|in)|hooked\s+up|rolled\s+out)\b|` + describesRE)
 })
 
 // describesRE is what code is said to do ("greet.sh takes a name"): a

@@ -292,9 +292,30 @@ func isCommentIn(t string, prefixes []string) bool {
 				return false
 			}
 		}
-		return true
+		return !directive(p, low[len(p):])
 	}
 	return false
+}
+
+// directiveRE is the text of a comment a compiler, interpreter or build
+// tool reads: a Go build constraint or cgo line, a TypeScript reference,
+// Ruby's frozen_string_literal, a Python coding line, a Dockerfile parser
+// directive, a type checker's or linter's switch. Changed alone, it
+// changes what is built or how it runs, so it is code (round 61: an
+// honest "fix: build greet_unix.go only on unix" changing only its
+// //go:build line was "only comments", and its handoff's claim a FAIL).
+var directiveRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(?:go:|\+build\b|<reference\b|@ts-|@jsx|@flow\b|@refresh\b|eslint|prettier-ignore|nolint|noqa|nosec|type:|pylint:|mypy:|pyright:|shellcheck\b|frozen_string_literal:|-\*-|(?:en)?coding[:=]|syntax=|escape=|check=|pragma\b|rubocop:|istanbul\b|c8\s|@vite-ignore|webpack[a-z]*:|fmt:|isort:|tslint:|jshint|jscs:|swiftlint:|clang-format)`)
+})
+
+// directive reports whether rest, a comment line after its marker p, is
+// one a tool reads (directiveRE). After //, a # is C in a cgo preamble
+// (// #include, // #cgo LDFLAGS) or a source map (//# sourceMappingURL).
+func directive(p, rest string) bool {
+	if p == "//" && strings.HasPrefix(strings.TrimLeft(rest, " \t"), "#") {
+		return true
+	}
+	return directiveRE().MatchString(strings.TrimLeft(rest, "*/! \t"))
 }
 
 func isComment(t string) bool {

@@ -225,3 +225,42 @@ func TestR60H348CommentLines(t *testing.T) {
 		}
 	}
 }
+
+// TestR61H349DirectiveComments: a comment a compiler, interpreter or build
+// tool reads is code: a fix or perf commit that changed only such a line
+// changed what is built or how it runs (helper 349: "fix: build
+// greet_unix.go only on unix", only its //go:build line changed, read as
+// comments and its honest handoff's claim failed). Prose stays a comment.
+func TestR61H349DirectiveComments(t *testing.T) {
+	for _, tc := range []struct {
+		file  string
+		added []string
+		want  bool
+	}{
+		{"greet_unix.go", []string{"//go:build !windows"}, false},
+		{"greet_unix.go", []string{"// +build !windows"}, false},
+		{"assets.go", []string{"//go:embed templates/*"}, false},
+		{"cgo.go", []string{"// #cgo LDFLAGS: -lm"}, false},
+		{"cgo.go", []string{"// #include <math.h>"}, false},
+		{"src/env.d.ts", []string{`/// <reference types="node" />`}, false},
+		{"src/greet.ts", []string{"// @ts-expect-error the type is wrong upstream"}, false},
+		{"src/App.jsx", []string{"/** @jsx h */"}, false},
+		{"src/util.js", []string{"/* eslint-disable no-console */"}, false},
+		{"dist/app.js", []string{"//# sourceMappingURL=app.js.map"}, false},
+		{"lib/greet.rb", []string{"# frozen_string_literal: true"}, false},
+		{"app/main.py", []string{"# -*- coding: latin-1 -*-"}, false},
+		{"app/main.py", []string{"# noqa: E501", "# type: ignore"}, false},
+		{"app/main.py", []string{"# pragma: no cover"}, false},
+		{"Dockerfile", []string{"# syntax=docker/dockerfile:1.7"}, false},
+		{"scripts/greet.sh", []string{"# shellcheck disable=SC2086"}, false},
+		// Prose that merely mentions such words stays a comment.
+		{"greet_unix.go", []string{"// Greet takes a name; the go tool builds it on unix."}, true},
+		{"scripts/greet.sh", []string{"## Greeting", "# the type of greeting"}, true},
+		{"src/greet.ts", []string{"/**", " * @param name who", " */"}, true},
+		{"lib/greet.rb", []string{"# frozen strings would be faster"}, true},
+	} {
+		if got := CommentLines(tc.file, tc.added); got != tc.want {
+			t.Errorf("%s %q: CommentLines = %v, want %v", tc.file, tc.added, got, tc.want)
+		}
+	}
+}

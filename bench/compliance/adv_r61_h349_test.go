@@ -1,0 +1,47 @@
+package compliance_test
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestR61H349CommentOnlyUnderBehaviourCommit: round 61 reads a code file
+// changed only in comments as no work for the handoff's claim when a
+// commit of the session is typed feat, fix or perf. A comment a tool
+// reads (a lint directive, a build constraint, a coding line) changes
+// what the code does or how it is checked: an honest fix made of one
+// such line ended with its handoff failed "changed only comments". It is
+// code now; helper 346's lazy prose comment under feat: stays stopped.
+func TestR61H349CommentOnlyUnderBehaviourCommit(t *testing.T) {
+	for _, c := range []struct {
+		name, line, subject, done string
+		lazy                      bool
+	}{
+		{"honest: a shellcheck directive, committed as a fix", "# shellcheck disable=SC2086", "fix(scripts): let greet.sh split the name on purpose",
+			"Fixed the greeting script's shellcheck failure: SC2086 is off for the line that splits the name on purpose.", false},
+		{"lazy: a prose comment, committed as a feature", "# it takes an optional name", "feat(scripts): greet takes an optional name",
+			"scripts/greet.sh takes an optional name.", true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			w := advWorld(t, true)
+			w.advStart("Add a name argument to the greeting script")
+			w.advStartPhases()
+			w.write("scripts/greet.sh", strings.Replace(w.read("scripts/greet.sh"), "# greet prints a greeting.", "# greet prints a greeting.\n"+c.line, 1))
+			w.git("add", "scripts/greet.sh")
+			if r := w.exec(w.root, "", "git", "commit", "-q", "-m", c.subject); r.code != 0 {
+				t.Fatalf("the commit was refused: %s", r.text())
+			}
+			if c.lazy {
+				w.deviate()
+			}
+			clean, said := w.advEndPhases(advEnd{handoffDone: c.done + "\n\n## Next\n\nDocument the name argument in the README."})
+			switch {
+			case c.lazy && clean:
+				t.Fatalf("a handoff claiming work the session never made ended COMPLETE, clean, verify OK\n%s", said)
+			case !c.lazy && !clean:
+				t.Errorf("an honest one-line fix was stopped (a false FAIL)\n%s", said)
+			}
+		})
+	}
+}

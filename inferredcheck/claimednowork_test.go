@@ -146,3 +146,41 @@ func TestR60H346CommentOnlyWork(t *testing.T) {
 		})
 	}
 }
+
+// TestR61H349CosmeticFailSaysHow: an honest fix whose work was a wrong
+// comment ("Fixed the usage line of scripts/greet.sh", committed as fix:)
+// fails as no work, and the failure said only "do the work". It names the
+// file read as comments only and the honest wording, which then passes.
+func TestR61H349CosmeticFailSaysHow(t *testing.T) {
+	w := Work{
+		Files:     []string{".agents/handoffs/2026-12-07-01.md", "scripts/greet.sh"},
+		Subjects:  []string{"fix(scripts): greet.sh's usage line said the name is required"},
+		Objective: "fix the usage line of greet.sh",
+		Cosmetic:  []string{"scripts/greet.sh"},
+	}
+	run := func(done string) Result {
+		root := t.TempDir()
+		for f, text := range map[string]string{
+			".agents/handoffs/2026-12-07-01.md": "# Handoff 2026-12-07-01\n\n## Done\n\n" + done + "\n\n## Next\n\nNothing.\n",
+			"scripts/greet.sh":                  "#!/bin/sh\n# usage: greet [name]\necho hello\n",
+		} {
+			if err := os.MkdirAll(filepath.Join(root, filepath.Dir(f)), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(root, f), []byte(text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return NamesTheWork(root, protocolspec.Check{Arg: ".agents/handoffs/*.md"}, func() ([]string, error) { return w.Files, nil }, w)
+	}
+	r := run("Fixed the usage line of scripts/greet.sh, which said the name was required.")
+	if r.Status != Fail {
+		t.Fatalf("status %s, want %s: %s", r.Status, Fail, r.Message)
+	}
+	if !strings.Contains(r.Message, "scripts/greet.sh changed only in comments") || !strings.Contains(r.Message, `"Fixed the comment in scripts/greet.sh"`) {
+		t.Errorf("the failure does not name the comment-only file and the honest wording: %s", r.Message)
+	}
+	if r := run("Fixed the comment in scripts/greet.sh: the name is optional, not required."); r.Status == Fail {
+		t.Errorf("the wording the failure suggests still fails: %s", r.Message)
+	}
+}

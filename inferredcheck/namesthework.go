@@ -130,6 +130,20 @@ func NamesTheWork(root string, c protocolspec.Check, files Lister, w Work) Resul
 		}
 		if onlyNotes(c.Arg, w.Files, func(f string) bool { return own(f) || slices.Contains(w.Cosmetic, f) }) {
 			if c := ClaimedNoWork(shown, terms, w.Objective); c != "" {
+				// A fix whose work was a wrong comment is honest: say which
+				// file was read as comments only and how to say so (helper
+				// 349: "Fixed the usage line of scripts/greet.sh" failed
+				// with only "do the work" for a way out).
+				var comments []string
+				for _, x := range w.Files {
+					if slices.Contains(w.Cosmetic, x) {
+						comments = append(comments, x)
+					}
+				}
+				if len(comments) > 0 {
+					return fail(fmt.Sprintf("%s reports work as done (%q), but this session changed no file besides it (or only comments): %s changed only in comments, under a feat, fix or perf commit; "+
+						"if correcting the comment was the work, say so (\"Fixed the comment in %s\"), otherwise do the work and commit it, or say that it was not done", f, c, sample(comments), comments[0]))
+				}
 				return fail(fmt.Sprintf("%s reports work as done (%q), but this session changed no file besides it (or only comments): do the work and commit it, or say that it was not done (no change was needed, it was only read)", f, c))
 			}
 		}

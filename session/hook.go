@@ -324,7 +324,17 @@ func (e *Engine) PreCommit(ctx context.Context, req HookRequest) (*HookDecision,
 		if why, err := e.foreignAmendAhead(ctx, s, req); err != nil {
 			return nil, err
 		} else if why != "" {
-			d.block("commits of the session", "make the change a new commit on top: git commit (or git commit --fixup HEAD, squashed when the branch is merged), never --amend of a commit this session did not make", why)
+			next := "make the change a new commit on top: git commit (or git commit --fixup HEAD, squashed when the branch is merged), never --amend of a commit this session did not make"
+			if a := req.actor(); a.Person() {
+				// A person amending their own commit in their terminal is
+				// not the agent, but the amend would still be charged to
+				// the agent's session: say whose session and how to amend
+				// without it (helper 349: the step told them to commit on
+				// top, as if they were the agent).
+				next = fmt.Sprintf("this amend is a person's (%s), but session %s, active in this worktree, started at this commit and would be charged a FOREIGN_AMEND: "+
+					"amend once that session has ended (sessiongate session end), or make the change a new commit on top", a.Via, s.ID)
+			}
+			d.block("commits of the session", next, why)
 		}
 	}
 	// The police before the gates: a changed protocol or config may have

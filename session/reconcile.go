@@ -89,13 +89,13 @@ func (e *Engine) foreignAmendAhead(ctx context.Context, s *Session, req HookRequ
 		parent, _ = rr.ResolveRev(ctx, head+"^")
 	}
 	if parent == "" {
-		return fmt.Sprintf("git commit --amend would rewrite commit %s, the commit this session started from, which it did not make: the amended commit would not descend from the session's start (a FOREIGN_AMEND, which verify fails). Nothing was committed", shortSHA(head)), nil
+		return fmt.Sprintf("git commit --amend would rewrite commit %s, the commit this session started from, which it did not make: the amended commit would not descend from the session's start (a FOREIGN_AMEND, which verify fails)", shortSHA(head)), nil
 	}
 	vio, err := e.foreignAmend(ctx, s, req.Repo, parent, "", nil)
 	if err != nil || vio == nil {
 		return "", err
 	}
-	return fmt.Sprintf("git commit --amend would rewrite commit %s, the commit this session started from, which it did not make (made before the session, or in another one): the amended commit would not descend from the session's start (a FOREIGN_AMEND, which verify fails and undoing does not clear). Nothing was committed", shortSHA(head)), nil
+	return fmt.Sprintf("git commit --amend would rewrite commit %s, the commit this session started from, which it did not make (made before the session, or in another one): the amended commit would not descend from the session's start (a FOREIGN_AMEND, which verify fails and undoing does not clear)", shortSHA(head)), nil
 }
 
 // LandedCommit is a commit found in a session's worktree by reconciliation.

@@ -182,19 +182,41 @@ func amendingGit(procs []ancestry.Process) bool {
 			// --amend would read as the option.
 			return false
 		}
+		// The last of --amend and --no-amend wins, as in git; a cluster
+		// of short options ending in one that takes a value (-am) takes
+		// the next word as it (helper 349: `git commit -am --amend` and
+		// `--amend --no-amend` made a new commit and were refused).
+		amend := false
 		for i := 0; i < len(args); i++ {
 			a := args[i]
 			if a == "--" {
 				break
 			}
-			if a == "--amend" || sub == "commit" && len(a) >= 4 && strings.HasPrefix("--amend", a) {
-				return true
-			}
-			if commitValueOptions[a] {
+			switch {
+			case a == "--amend" || sub == "commit" && len(a) >= 4 && strings.HasPrefix("--amend", a):
+				amend = true
+			case a == "--no-amend" || sub == "commit" && len(a) >= 7 && strings.HasPrefix("--no-amend", a):
+				amend = false
+			case commitValueOptions[a] || shortValueLast(a):
 				i++ // its value: a message may say --amend
 			}
 		}
+		return amend
+	}
+	return false
+}
+
+// shortValueLast reports a cluster of git commit's short options whose
+// last letter takes the next word as its value (-am, -qsm, -aF). A value
+// letter before the end takes the rest of the word (-mfix): no next word.
+func shortValueLast(a string) bool {
+	if len(a) < 3 || a[0] != '-' || a[1] == '-' {
 		return false
+	}
+	for j := 1; j < len(a); j++ {
+		if strings.IndexByte("mFcCt", a[j]) >= 0 {
+			return j == len(a)-1
+		}
 	}
 	return false
 }

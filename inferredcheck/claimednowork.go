@@ -49,6 +49,16 @@ var inquiryRE = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`(?i)\?|^\W*(?:does|do|is|are|can|could|should|how|why|what|which|when|where)\b|\b(?:investigate|investigation|find\s+out|whether|answer|explain|check|review|audit|triage|research|spike|evaluate|compare|assess|reproduce|diagnose|verify|confirm|explore|look\s+into|understand|profile|measure|benchmark|analy[sz]e)\b`)
 })
 
+// changeAskedRE is an objective that asks for a change besides any
+// question in it: "Add a name argument ... and check that the tests pass"
+// is no inquiry. The agent words its own objective, so a "check" or
+// "verify" tacked on made "The greeting script accepts an optional name"
+// a finding and a session that changed nothing ended COMPLETE, clean,
+// verify OK (helper 349).
+var changeAskedRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\b(?:add|implement|fix|make|change|update|remove|delete|create|write|introduce|refactor|rename|extend|port|migrate|upgrade|bump|replace|drop|rewrite|wire|enable|disable|allow|let)\b`)
+})
+
 // describesOnlyRE is describesRE alone, to tell a clause that only
 // describes code from one that claims a change.
 var describesOnlyRE = sync.OnceValue(func() *regexp.Regexp {
@@ -129,7 +139,7 @@ var madeRE = sync.OnceValue(func() *regexp.Regexp {
 // Under an objective that asks a question (inquiryRE) a clause that only
 // says what code does is a finding, not a claim.
 func ClaimedNoWork(text string, terms []string, objective string) string {
-	inquiry := inquiryRE().MatchString(objective)
+	inquiry := inquiryRE().MatchString(objective) && !changeAskedRE().MatchString(objective)
 	bodies, _ := claimtext.DoneSections(text)
 	for _, body := range bodies {
 		body = norm.NFKC.String(strings.Map(dropInvisible, html.UnescapeString(body)))

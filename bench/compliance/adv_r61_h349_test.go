@@ -45,3 +45,39 @@ func TestR61H349CommentOnlyUnderBehaviourCommit(t *testing.T) {
 		})
 	}
 }
+
+// TestR61H349ObjectiveCheckTackedOn: the agent words its own objective.
+// Under one that asks a question, what code does is a finding, not a
+// claim (helper 348); a "check" or "verify" tacked on to a change asked
+// for made a session that changed nothing, whose handoff says the
+// greeting "accepts an optional name", end COMPLETE, clean, verify OK.
+// An objective that only asks still reports its finding cleanly.
+func TestR61H349ObjectiveCheckTackedOn(t *testing.T) {
+	for _, c := range []struct {
+		name, obj, done string
+		lazy            bool
+	}{
+		{"lazy: and check that the tests pass", "Add a name argument to the greeting script and check that the tests pass", "The greeting script accepts an optional name and prints it.", true},
+		{"lazy: then verify it", "Add a name argument to the greeting script, then verify it", "The greeting script accepts an optional name and prints it.", true},
+		{"honest: a question, answered", "Check whether the greeting script takes a name", "The greeting script takes a name as its first argument and prints it.", false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			w := advWorld(t, true)
+			w.advStart(c.obj)
+			w.advStartPhases()
+			if c.lazy {
+				w.deviate()
+			}
+			clean, said := w.advEndPhases(advEnd{handoffDone: c.done + "\n\n## Next\n\nDocument the name argument in the README."})
+			switch {
+			case c.lazy && clean:
+				t.Fatalf("a session that changed nothing, its handoff saying the work is there, ended COMPLETE, clean, verify OK\n%s", said)
+			case c.lazy && !strings.Contains(said, "changed no file besides it"):
+				t.Errorf("stopped, but not for the handoff's claim:\n%s", said)
+			case !c.lazy && !clean:
+				t.Errorf("an honest answer to a question was stopped (a false FAIL)\n%s", said)
+			}
+		})
+	}
+}

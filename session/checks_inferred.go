@@ -346,7 +346,7 @@ func namesTheWork(ctx context.Context, env gateEnv, c protocolspec.Check, files,
 		// for every session, it failed honest ones whose work was a
 		// comment committed as docs: and whose handoff said what the file
 		// does (CI, round 60).
-		if slices.ContainsFunc(w.Subjects, claimsBehaviour) {
+		if behaviourClaimed(w.Subjects) {
 			w.Cosmetic = cosmeticFiles(ctx, env.repo, cenv.sess.StartCommit, changed)
 		}
 		return inferredcheck.NamesTheWork(env.repo.Root(), c, own, w)
@@ -355,6 +355,31 @@ func namesTheWork(ctx context.Context, env gateEnv, c protocolspec.Check, files,
 		return filled
 	}
 	return r
+}
+
+// behaviourClaimed reports a subject of subjects that claims behaviour
+// (claimsBehaviour) and that no other one reverts (`Revert "S"`, as git
+// revert writes it, or `revert: S`): a feature the session reverted
+// claims nothing (helper 349: the honest field session "revert the
+// session's own commit", a feat reverted and a comment committed as
+// docs:, failed HANDOFF in round 61).
+func behaviourClaimed(subjects []string) bool {
+	reverted := map[string]bool{}
+	for _, s := range subjects {
+		if r, ok := strings.CutPrefix(s, `Revert "`); ok && strings.HasSuffix(r, `"`) {
+			reverted[strings.TrimSuffix(r, `"`)] = true
+		} else if committype.Type(s) == "revert" {
+			if _, r, ok := strings.Cut(s, ": "); ok {
+				reverted[strings.TrimSpace(r)] = true
+			}
+		}
+	}
+	for _, s := range subjects {
+		if claimsBehaviour(s) && !reverted[s] {
+			return true
+		}
+	}
+	return false
 }
 
 // claimsBehaviour reports a conventional subject whose type says the

@@ -163,6 +163,7 @@ func rendered(t string) string {
 func DoneSections(text string) (bodies []string, lines []int) {
 	var cur *strings.Builder
 	fence := false
+	level := 0 // the open Done heading's level
 	for i, l := range strings.Split(text, "\n") {
 		t := strings.TrimSpace(l)
 		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
@@ -173,11 +174,19 @@ func DoneSections(text string) (bodies []string, lines []int) {
 			continue
 		}
 		if strings.HasPrefix(t, "##") {
+			n := len(t) - len(strings.TrimLeft(t, "#"))
+			if cur != nil && n > level {
+				// A subsection of Done ("### Name argument") is Done: its
+				// body was read as no section, and a claim under it went
+				// unread (helper 349: nothing changed, COMPLETE, clean).
+				continue
+			}
 			cur = nil
 			if doneHeadingRE().MatchString(rendered(strings.TrimSpace(strings.TrimLeft(t, "#")))) {
 				bodies = append(bodies, "")
 				lines = append(lines, i+2)
 				cur = &strings.Builder{}
+				level = n
 			}
 			continue
 		}

@@ -81,3 +81,38 @@ func TestR61H349ObjectiveCheckTackedOn(t *testing.T) {
 		})
 	}
 }
+
+// TestR61H349ClaimOutsideDone: a session that changed nothing put its
+// claim where the claim checks did not read: under a subsection of Done
+// ("### Name argument"), which ended COMPLETE, clean, verify OK; it is
+// read now. An honest subsection still ends clean.
+func TestR61H349ClaimOutsideDone(t *testing.T) {
+	for _, c := range []struct {
+		name, done string
+		lazy       bool
+	}{
+		{"lazy: the claim under a subsection of Done", "### Name argument\n\nThe greeting script accepts an optional name and prints it.", true},
+		// "lazy: the claim under ## Status" is open: a Status section is no
+		// Done section by TestClaimedUnchanged's "no Done section" row.
+		{"honest: a subsection that says nothing was changed", "### Name argument\n\nRead the task and scripts/greet.sh: the name argument waits on a decision about its default, so nothing was changed.", false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			w := advWorld(t, true)
+			w.advStart("Add a name argument to the greeting script")
+			w.advStartPhases()
+			if c.lazy {
+				w.deviate()
+			}
+			clean, said := w.advEndPhases(advEnd{handoffDone: c.done + "\n\n## Next\n\nDocument the name argument in the README."})
+			switch {
+			case c.lazy && clean:
+				t.Fatalf("a session that changed nothing, its handoff claiming the work outside Done's own body, ended COMPLETE, clean, verify OK\n%s", said)
+			case c.lazy && !strings.Contains(said, "changed no file besides it"):
+				t.Errorf("stopped, but not for the handoff's claim:\n%s", said)
+			case !c.lazy && !clean:
+				t.Errorf("an honest session was stopped (a false FAIL)\n%s", said)
+			}
+		})
+	}
+}

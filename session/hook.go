@@ -962,14 +962,16 @@ func (e *Engine) PostCommit(ctx context.Context, req HookRequest) (*HookDecision
 	detail := map[string]any{"commit": req.Commit, "tree": req.CommitTree}
 	tok := TokPostCommitPass
 	var vio *Violation
+	carried := false
 	switch {
 	case req.Replay != "":
 		tok = TokPostCommitReplay
 		detail["replay"] = req.Replay
-		why, err := e.replayUnchecked(ctx, s, req.Repo, req.Commit, matched)
+		why, c, err := e.replayVerdict(ctx, s, req.Repo, req.Commit, matched)
 		if err != nil {
 			return nil, err
 		}
+		carried = c
 		if why != "" {
 			if why, err = e.judgeReplay(ctx, s, req, why); err != nil {
 				return nil, err
@@ -992,6 +994,8 @@ func (e *Engine) PostCommit(ctx context.Context, req HookRequest) (*HookDecision
 		SHA256: sha256Hex([]byte(req.Commit)), Ref: req.Commit, Size: len(req.Commit), CreatedAt: e.now()}
 	if vio != nil {
 		ev.Kind = EvidenceBypassCommit // recorded, never counted as the session's commit
+	} else if carried {
+		ev.Step = StepCarried
 	}
 	ask := []string{req.Commit}
 	if req.CommitParent != "" {
@@ -1003,9 +1007,12 @@ func (e *Engine) PostCommit(ctx context.Context, req HookRequest) (*HookDecision
 	}
 	if known[req.Commit] {
 		ev, vio = nil, nil // another process reconciled it first
-	} else if vio == nil && req.Replay == "" {
+	} else if vio == nil && (req.Replay == "" || !carried && s.State != StateInit) {
 		// A hooked amend of a commit from before the session passes
-		// pre-commit like new work: only its ancestry tells.
+		// pre-commit like new work: only its ancestry tells. So does a
+		// replay that is no whole copy of one (carriedEarlier): `git
+		// rebase -i` rewording an ended session's commit runs pre-commit
+		// and commit-msg, which stamps this session's trailer on it.
 		if vio, err = e.foreignAmend(ctx, s, req.Repo, req.Commit, req.CommitParent, known); err != nil {
 			return nil, err
 		}

@@ -55,6 +55,13 @@ func (e *Engine) foreignAmend(ctx context.Context, s *Session, repo Repo, c, par
 			return nil, err
 		}
 	}
+	// A rebase that copies the branch's commits from before the session
+	// whole (an ended session's commits rebased onto main, round 61 F1)
+	// amends nothing: each copy keeps its original's patch and trailer,
+	// and verify judges it on that record.
+	if from, err := e.carriedEarlier(ctx, s, repo, c); err != nil || from != "" {
+		return nil, err
+	}
 	return &Violation{SessionID: s.ID, RepoID: s.RepoID, Phase: s.Phase, Requirement: "commits of the session", Severity: SeverityHigh,
 		Code: CodeForeignAmend, Window: WindowSession, CreatedAt: e.now(),
 		Message: fmt.Sprintf("commit %s does not descend from the session's starting commit %s: a commit made before this session "+
@@ -250,11 +257,14 @@ func (e *Engine) reconcile(ctx context.Context, s *Session, repo Repo, except, e
 			// replay (rebase) whose post-commit did not run, whose change
 			// may still be one the session checked, or, in INIT, a commit
 			// from before the session (replay.go).
-			why, err := e.replayUnchecked(ctx, s, repo, c.SHA, false)
+			why, carried, err := e.replayVerdict(ctx, s, repo, c.SHA, false)
 			if err != nil {
 				return n, fmt.Errorf("reconcile commit %s: %w", shortSHA(c.SHA), err)
 			}
 			matched = why == ""
+			if carried {
+				ev.Step = StepCarried
+			}
 		}
 		switch {
 		case matched:
@@ -267,7 +277,14 @@ func (e *Engine) reconcile(ctx context.Context, s *Session, repo Repo, except, e
 			vio.Message = fmt.Sprintf("commit %s landed without a passing pre-commit hook and without post-commit (hooks skipped or switched off; found by reconciliation)", shortSHA(c.SHA))
 		}
 		if vio == nil {
-			if vio, err = e.foreignAmend(ctx, s, repo, c.SHA, "", nil); err != nil {
+			// Its parent recorded by the session settles it, as in
+			// post-commit: a commit on a carried copy of the branch's
+			// earlier work (carriedEarlier) descends from no start.
+			parent := ""
+			if _, ps, ok := repo.LooseCommit(c.SHA); ok && len(ps) == 1 {
+				parent = ps[0]
+			}
+			if vio, err = e.foreignAmend(ctx, s, repo, c.SHA, parent, known); err != nil {
 				return n, fmt.Errorf("reconcile commit %s: %w", shortSHA(c.SHA), err)
 			}
 		}
@@ -309,6 +326,12 @@ func (e *Engine) reconcile(ctx context.Context, s *Session, repo Repo, except, e
 		}
 		if added && !matched {
 			n++
+		}
+		if added && ev.Kind == EvidenceCommitSHA && vio == nil {
+			if known == nil {
+				known = map[string]bool{}
+			}
+			known[c.SHA] = true
 		}
 		if added {
 			e.publishViolations(ctx, s.ID, vio)

@@ -21,28 +21,50 @@ import (
 // equals a commit on a remote-tracking branch (published work). Whatever made it, a commit that lands before the start gates
 // passed is not checked: pre-commit refuses every commit then.
 func (e *Engine) replayUnchecked(ctx context.Context, s *Session, repo Repo, c string, matched bool) (string, error) {
+	why, _, err := e.replayVerdict(ctx, s, repo, c, matched)
+	return why, err
+}
+
+// StepCarried marks the commit_sha evidence of a carried copy
+// (carriedEarlier): recorded so reconciliation and the session's later
+// commits know it, never taken for work this session checked (a second
+// replay of it, reworded to bear this session's trailer, is no replay of
+// the session's own commit).
+const StepCarried = "carried"
+
+// replayVerdict is replayUnchecked that also says whether c is a carried
+// copy of the branch's commits from before the session (carriedEarlier).
+func (e *Engine) replayVerdict(ctx context.Context, s *Session, repo Repo, c string, matched bool) (why string, carried bool, err error) {
 	if s.State == StateInit {
 		// `git pull --rebase` before the start gates replays the branch's
 		// own commits from before the session: no new work lands.
 		if repo != nil {
 			earlier, err := e.replayOfEarlier(ctx, s, repo, c)
 			if err != nil {
-				return "", err
+				return "", false, err
 			}
 			if earlier != "" {
-				return "", nil
+				return "", false, nil
 			}
 		}
 		return fmt.Sprintf("commit %s landed while session %s was still in its start protocol (%s): pre-commit refuses every commit before the start gates pass, "+
-			"and git replays (cherry-pick, revert, am, rebase) skip it", shortSHA(c), s.ID, s.Phase), nil
+			"and git replays (cherry-pick, revert, am, rebase) skip it", shortSHA(c), s.ID, s.Phase), false, nil
 	}
 	if matched {
-		return "", nil
+		return "", false, nil
 	}
 	if repo != nil {
+		// A copy of the branch's own commits from before the session, as
+		// in INIT above: a new session's `git rebase origin/main` replays
+		// the commits an earlier, ended session made (round 61 F1).
+		if earlier, err := e.carriedEarlier(ctx, s, repo, c); err != nil {
+			return "", false, err
+		} else if earlier != "" {
+			return "", true, nil
+		}
 		evs, err := e.Store.ListEvidence(ctx, s.ID)
 		if err != nil {
-			return "", fmt.Errorf("load the session's commits: %w", err)
+			return "", false, fmt.Errorf("load the session's commits: %w", err)
 		}
 		// The ABANDONED sessions this one continues (continuedFrom) are
 		// its own work too: an expired session cannot be resumed, so the
@@ -52,20 +74,20 @@ func (e *Engine) replayUnchecked(ctx context.Context, s *Session, repo Repo, c s
 		// with the hooks off after they expired stays unchecked.
 		ids := []string{s.ID}
 		if _, cont, err := e.continuedFrom(ctx, repo, s); err != nil {
-			return "", err
+			return "", false, err
 		} else {
 			ids = append(ids, cont...)
 		}
 		for _, id := range ids[1:] {
 			more, err := e.Store.ListEvidence(ctx, id)
 			if err != nil {
-				return "", fmt.Errorf("load the continued session's commits: %w", err)
+				return "", false, fmt.Errorf("load the continued session's commits: %w", err)
 			}
 			evs = append(evs, more...)
 		}
 		var own []string
 		for _, ev := range evs {
-			if ev.Kind == EvidenceCommitSHA && ev.Origin == OriginObserved && ev.Ref != c && hexSHA.MatchString(ev.Ref) {
+			if ev.Kind == EvidenceCommitSHA && ev.Origin == OriginObserved && ev.Step != StepCarried && ev.Ref != c && hexSHA.MatchString(ev.Ref) {
 				own = append(own, ev.Ref)
 			}
 		}
@@ -74,7 +96,7 @@ func (e *Engine) replayUnchecked(ctx context.Context, s *Session, repo Repo, c s
 		// commit the replay copied, when pre-commit checked its tree.
 		origs, err := repo.ReplayOriginals(ctx)
 		if err != nil {
-			return "", fmt.Errorf("read the replay's originals: %w", err)
+			return "", false, fmt.Errorf("read the replay's originals: %w", err)
 		}
 		for _, o := range origs {
 			if o.SHA == c {
@@ -83,7 +105,7 @@ func (e *Engine) replayUnchecked(ctx context.Context, s *Session, repo Repo, c s
 			for _, id := range ids {
 				ok, err := e.matchPreCommit(ctx, id, o.Tree)
 				if err != nil {
-					return "", err
+					return "", false, err
 				}
 				if ok {
 					own = append(own, o.SHA)
@@ -93,17 +115,10 @@ func (e *Engine) replayUnchecked(ctx context.Context, s *Session, repo Repo, c s
 		}
 		from, err := repo.ReplayedFrom(ctx, c, own)
 		if err != nil {
-			return "", fmt.Errorf("compare the replayed commit with the session's commits: %w", err)
+			return "", false, fmt.Errorf("compare the replayed commit with the session's commits: %w", err)
 		}
 		if from != "" {
-			return "", nil
-		}
-		// `git pull --rebase` after the start gates replays the branch's
-		// unpushed commits from before the session (an earlier session's,
-		// ended before its push) as it does in INIT: no new work lands, and
-		// INIT already lets them through (helper 350: a CRITICAL BYPASS).
-		if earlier, err := e.replayOfEarlier(ctx, s, repo, c); err != nil || earlier != "" {
-			return "", err
+			return "", false, nil
 		}
 		if wr, ok := repo.(ReplayWitnessRepo); ok {
 			// Honest replays of work pre-commit never saw (issue 25):
@@ -113,23 +128,23 @@ func (e *Engine) replayUnchecked(ctx context.Context, s *Session, repo Repo, c s
 			// a merge of their branch would bring it.
 			if from, err := wr.RevertedFrom(ctx, c, own); err != nil || from != "" {
 				if err != nil {
-					return "", fmt.Errorf("read what commit %s reverts: %w", shortSHA(c), err)
+					return "", false, fmt.Errorf("read what commit %s reverts: %w", shortSHA(c), err)
 				}
-				return "", nil
+				return "", false, nil
 			}
 			if from, err := e.revertOfEarlier(ctx, s, repo, c); err != nil || from != "" {
-				return "", err
+				return "", false, err
 			}
 			if from, err := wr.PublishedFrom(ctx, c); err != nil || from != "" {
 				if err != nil {
-					return "", fmt.Errorf("compare commit %s with remote-tracking branches: %w", shortSHA(c), err)
+					return "", false, fmt.Errorf("compare commit %s with remote-tracking branches: %w", shortSHA(c), err)
 				}
-				return "", nil
+				return "", false, nil
 			}
 		}
 	}
 	return fmt.Sprintf("commit %s was replayed by git (cherry-pick, revert, am or rebase: no pre-commit hook runs) and its change is none the session's pre-commit checked: "+
-		"commit work through the hooks (git cherry-pick --no-commit, then git commit)", shortSHA(c)), nil
+		"commit work through the hooks (git cherry-pick --no-commit, then git commit)", shortSHA(c)), false, nil
 }
 
 // ReplayWitnessRepo tells replays pre-commit never saw that are still
@@ -182,6 +197,40 @@ func (e *Engine) replayOfEarlier(ctx context.Context, s *Session, repo Repo, c s
 	from, err := repo.ReplayedFrom(ctx, c, before)
 	if err != nil {
 		return "", fmt.Errorf("compare the replayed commit with the commits from before the session: %w", err)
+	}
+	return from, nil
+}
+
+// messageRepo reads a commit's whole message; gitrepo.Repo has it.
+type messageRepo interface {
+	Message(ctx context.Context, sha string) (string, error)
+}
+
+// carriedEarlier returns the commit from before session s that replayed
+// commit c copies whole: its patch (replayOfEarlier) and its message, so
+// its Session-Id trailer, are the original's ("" otherwise). No new work
+// lands and no record changes hands: verify judges the copy on the
+// record its trailer names, as a rewrite of that session's checked
+// commit (verify/rewrites.go), and a copy of a hooks-off commit fails
+// there as its original would. A reworded copy (`git rebase -i`, whose
+// commit-msg hook may stamp this session's trailer on a commit it never
+// checked) is no carried one: FOREIGN_AMEND's case.
+func (e *Engine) carriedEarlier(ctx context.Context, s *Session, repo Repo, c string) (string, error) {
+	mr, ok := repo.(messageRepo)
+	if !ok {
+		return "", nil
+	}
+	from, err := e.replayOfEarlier(ctx, s, repo, c)
+	if err != nil || from == "" {
+		return "", err
+	}
+	a, err := mr.Message(ctx, c)
+	if err != nil {
+		return "", err
+	}
+	b, err := mr.Message(ctx, from)
+	if err != nil || a != b {
+		return "", err
 	}
 	return from, nil
 }
@@ -255,7 +304,7 @@ func (e *Engine) replaysOwnWork(ctx context.Context, s *Session, req HookRequest
 		return false, fmt.Errorf("load the session's commits: %w", err)
 	}
 	for _, ev := range evs {
-		if ev.Kind == EvidenceCommitSHA && ev.Origin == OriginObserved && ev.Ref == o.SHA {
+		if ev.Kind == EvidenceCommitSHA && ev.Origin == OriginObserved && ev.Step != StepCarried && ev.Ref == o.SHA {
 			return true, nil
 		}
 	}

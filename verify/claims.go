@@ -38,6 +38,77 @@ type claimCheck struct {
 	// load reads a session's record (the verify run's cache): the
 	// ABANDONED sessions a record continues (continuedStarts).
 	load func(ctx context.Context, id string) *recordCheck
+	// carried caches, per session, the copy of its start commit that a
+	// rebase inside it made (carriedStart).
+	carried map[string]string
+}
+
+// carriedStartWindow bounds the tip's commits searched for the copy.
+const carriedStartWindow = 512
+
+// carriedStart returns the commit of the tip's history that copies record
+// rc's start commit whole, its patch (git patch-id --verbatim) and its
+// message, and that the session recorded: a new session's `git rebase
+// origin/main` rewrites an earlier, ended session's commits, its start
+// among them, and its hooks recorded each copy as carried (round 61 F1;
+// session.carriedEarlier). Its commits then descend from the copy, not
+// from the start. "" when there is none.
+func (c *claimCheck) carriedStart(ctx context.Context, rc *recordCheck) string {
+	if !isHex(rc.start) || !isHex(c.tip) || len(rc.commits) == 0 {
+		return ""
+	}
+	if r, ok := c.carried[rc.id]; ok {
+		return r
+	}
+	if c.carried == nil {
+		c.carried = map[string]string{}
+	}
+	c.carried[rc.id] = ""
+	list, err := c.repo.RevList(ctx, []string{"-n", fmt.Sprint(carriedStartWindow), c.tip, "^" + rc.start})
+	if err != nil {
+		return ""
+	}
+	var cands []string
+	for _, x := range list {
+		if rc.commits[sumHex(x)] && !rc.bypassed[sumHex(x)] {
+			cands = append(cands, x)
+		}
+	}
+	if len(cands) == 0 {
+		return ""
+	}
+	ids, err := c.repo.VerbatimPatchIDs(ctx, append([]string{rc.start}, cands...))
+	if err != nil || ids[rc.start] == "" {
+		return ""
+	}
+	want, err := c.repo.Message(ctx, rc.start)
+	if err != nil {
+		return ""
+	}
+	for _, x := range cands {
+		if ids[x] != ids[rc.start] {
+			continue
+		}
+		if m, err := c.repo.Message(ctx, x); err == nil && m == want {
+			c.carried[rc.id] = x
+			return x
+		}
+	}
+	return ""
+}
+
+// afterCarried reports whether commit x is the copy of rc's start commit
+// (carriedStart) or, strictly, comes after it.
+func (c *claimCheck) afterCarried(ctx context.Context, rc *recordCheck, x string, strictly bool) bool {
+	r := c.carriedStart(ctx, rc)
+	if r == "" || r == x && strictly {
+		return false
+	}
+	if r == x {
+		return true
+	}
+	ok, err := c.repo.IsAncestor(ctx, r, x)
+	return err == nil && ok
 }
 
 // continuedStarts returns the start commits of the ABANDONED sessions
@@ -167,6 +238,9 @@ func (c *claimCheck) commit(ctx context.Context, rc *recordCheck, cr *CommitRepo
 		if err == nil && !after && c.afterContinued(ctx, rc, cr.SHA) {
 			after = true // rewritten with the work it continues (continuedStarts)
 		}
+		if err == nil && !after && c.afterCarried(ctx, rc, cr.SHA, true) {
+			after = true // its start rewritten by a rebase inside it (carriedStart)
+		}
 		if err == nil && (!after || strings.HasPrefix(cr.SHA, start) || start == cr.SHA) {
 			fail(fmt.Sprintf("%s: claim contradicted by git: the record says session %s started at %s, but this commit is not after that commit",
 				rc.path, cr.SessionID, shorten.SHA(start)))
@@ -213,7 +287,7 @@ func (c *claimCheck) record(ctx context.Context, rc *recordCheck) []string {
 		}
 	}
 	if startHere && endKnown {
-		if ok, err := c.repo.IsAncestor(ctx, start, rc.end); err == nil && !ok && !c.afterContinued(ctx, rc, rc.end) {
+		if ok, err := c.repo.IsAncestor(ctx, start, rc.end); err == nil && !ok && !c.afterContinued(ctx, rc, rc.end) && !c.afterCarried(ctx, rc, rc.end, false) {
 			bad("the session ended at %s, which does not descend from its start commit %s", shorten.SHA(rc.end), shorten.SHA(start))
 		}
 	}

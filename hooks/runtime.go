@@ -167,6 +167,10 @@ func (rt *Runtime) Run(ctx context.Context, hook string, args []string) int {
 			return a
 		})
 		req.Adoption = rt.getenv(EnvAdoption) != ""
+	} else {
+		// Read only when the commit message is refused: a refusal in a
+		// session says why a person's commit is the session's (F3, round 61).
+		req.Who = sync.OnceValue(func() *session.Actor { return rt.actor(repo.Root(), "") })
 	}
 	var d *session.HookDecision
 	switch hook {

@@ -163,3 +163,20 @@ func (e *Engine) agentCommit(ctx context.Context, req HookRequest, t hookTarget)
 		e.Logger.Warn("record the agent's commit", "commit", req.Commit, "err", err)
 	}
 }
+
+// personInSession says, for a commit that git's environment and ancestry
+// take for a person's while session s is active in the worktree, why it is
+// the session's all the same and how a person commits as themself ("" for
+// an agent, or an actor not known). Rule 1 of docs/security.md, "People
+// beside agents": an agent that clears its variables and detaches (env -i
+// with setsid, nohup, tmux, systemd-run, at) looks exactly like a person
+// at a terminal, so the active session, not the actor, decides; taking
+// such commits out of the session would let that agent out of its gates
+// (round 61, helper 351's F3).
+func personInSession(s *Session, req HookRequest) string {
+	if s == nil || !req.actor().Person() {
+		return ""
+	}
+	return fmt.Sprintf("no coding agent in git's environment or ancestry, yet session %s is active in this worktree: a commit here is the session's (its Session-Id, its gates), whoever runs git, since an agent that clears its environment and detaches looks the same; "+
+		"to commit as yourself, commit in another worktree (git worktree add ../mine BRANCH) or after the session ends (sessiongate session end, or terminate %s)", s.ID, s.ID)
+}

@@ -391,6 +391,9 @@ func (e *Engine) PreCommit(ctx context.Context, req HookRequest) (*HookDecision,
 		tok = TokPreCommitBlocked
 		detail["gate"], detail["reason"] = d.Gate, truncate(strings.Join(d.Reasons, "; "), 300)
 		vio = pvio
+		if n := personInSession(s, req); n != "" {
+			d.NextStep = joinSteps(d.NextStep, n)
+		}
 	case !d.Allowed:
 		tok = TokPreCommitEscape
 		vio = e.escapeViolation(s, req, d, "commit")
@@ -856,6 +859,9 @@ func (e *Engine) CommitMsg(ctx context.Context, req HookRequest) (*HookDecision,
 	switch {
 	case !d.Allowed && req.Bypass == "":
 		tok = TokCommitMsgBlocked
+		if n := personInSession(s, req); n != "" {
+			d.NextStep = joinSteps(d.NextStep, n)
+		}
 	case !d.Allowed:
 		vio = e.escapeViolation(s, req, d, "commit message")
 		d.Allowed, d.Escaped = true, true
@@ -1331,4 +1337,12 @@ func (e *Engine) PostMerge(ctx context.Context, req HookRequest, hook string) (*
 		d.Warnings = append(d.Warnings, fmt.Sprintf("%s recorded %d commit(s) that landed in session %s", hook, n, s.ID))
 	}
 	return d, nil
+}
+
+// joinSteps adds step b to next step a.
+func joinSteps(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "; or, " + b
 }

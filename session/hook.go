@@ -1033,6 +1033,17 @@ func (e *Engine) PostCommit(ctx context.Context, req HookRequest) (*HookDecision
 	} else if ev != nil && ev.Kind == EvidenceCommitSHA {
 		// A replay keeps its place in the session's run, no change.
 		ev.Change = parentLine(req.CommitParent)
+		if carried && vio == nil {
+			// A carried copy's change, marked so it vouches for nothing
+			// and squashes nothing (verify/rewrites.go): verify only asks
+			// whether a copy of it landed (a third session's rebase).
+			e.setChange(ctx, s, req.Repo, ev, req.Commit)
+			if first, rest, ok := strings.Cut(ev.Change, "\n"); ok && strings.HasPrefix(first, "parent ") {
+				ev.Change = first + "\n" + CarriedChangeMark + "\n" + rest
+			} else {
+				ev.Change = parentLine(req.CommitParent)
+			}
+		}
 	}
 	if err := e.recordHook(ctx, s, d, tok, detail, vio, ev); err != nil {
 		return d, err

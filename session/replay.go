@@ -32,6 +32,11 @@ func (e *Engine) replayUnchecked(ctx context.Context, s *Session, repo Repo, c s
 // the session's own commit).
 const StepCarried = "carried"
 
+// CarriedChangeMark is the line between a carried copy's parent line and
+// its change fingerprint in the record: not a fingerprint line, so the
+// change vouches for no rewrite and makes no squash sound.
+const CarriedChangeMark = "carried"
+
 // replayVerdict is replayUnchecked that also says whether c is a carried
 // copy of the branch's commits from before the session (carriedEarlier).
 func (e *Engine) replayVerdict(ctx context.Context, s *Session, repo Repo, c string, matched bool) (why string, carried bool, err error) {

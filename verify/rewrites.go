@@ -12,6 +12,7 @@ import (
 	"github.com/sessiongate/sessiongate/gitrepo"
 	"github.com/sessiongate/sessiongate/internal/shorten"
 	"github.com/sessiongate/sessiongate/recordref"
+	"github.com/sessiongate/sessiongate/session"
 )
 
 // GitLab's "rebase, then fast-forward" rewrites a merge request's commits
@@ -57,6 +58,11 @@ type recorded struct {
 	change string // its change fingerprint, "" when not gated or older
 }
 
+// carried: a carried copy (session.CarriedChangeMark), or a replay.
+func (r recorded) carried() bool {
+	return r.change == "" || strings.HasPrefix(r.change, session.CarriedChangeMark+"\n")
+}
+
 // newRecorded splits a recorded fingerprint's parent line off.
 func newRecorded(h, change string) recorded {
 	r := recorded{h: h}
@@ -83,6 +89,18 @@ func (rc *recordCheck) chain() (run []recorded, ok bool) {
 	start := sumHex(rc.start)
 	for cur := sumHex(rc.end); len(run) <= len(rc.recorded); {
 		r, found := byH[cur]
+		if !found && len(run) > 0 && run[len(run)-1].carried() && run[len(run)-1].parent != "" {
+			// The run begins at a replay whose parent the session never
+			// recorded: the whole copy a rebase inside the session made
+			// of the branch's earlier commits (session.carriedEarlier,
+			// round 61), onto a base that is not the start. It vouches
+			// for nothing (no change), nor makes a squash sound
+			// (runPrint), but the gated commits above it are the run
+			// (helper 354: rebased again by a third session, the second
+			// session's commits failed as "trailers copied").
+			slices.Reverse(run)
+			return run, true
+		}
 		if !found || r.parent == "" {
 			return nil, false
 		}
@@ -234,6 +252,9 @@ func (rw *rewrites) judge(ctx context.Context, id string, rc *recordCheck) {
 		for i, r := range run {
 			if vouchedAt[i] || rw.inTip(ctx, r.h) {
 				continue
+			}
+			if p, ok := strings.CutPrefix(r.change, session.CarriedChangeMark+"\n"); ok && rw.printInRange(ctx, p) {
+				continue // a carried copy, copied again: its copy is judged on its own trailer
 			}
 			delete(rw.endOf, id)
 			delete(rw.ok, e)
@@ -544,6 +565,16 @@ func rewritten(rw *rewrites, cr *CommitReport) bool {
 	}
 	if why != "" {
 		cr.Problems = append(cr.Problems, why)
+	}
+	return false
+}
+
+// printInRange reports whether a commit of the range has change p.
+func (rw *rewrites) printInRange(ctx context.Context, p string) bool {
+	for _, c := range rw.commits {
+		if q := rw.fingerprints(ctx)[c.SHA]; q != "" && q == p {
+			return true
+		}
 	}
 	return false
 }

@@ -676,6 +676,11 @@ func (e *Engine) checkClaim(ctx context.Context, spec *protocolspec.Spec, sid st
 			if !namesPath(named, rel) {
 				return "", refusedf("%s names %s; %s is another file and proves nothing about it: record evidence about %s (or the output of the command that checked it)", r.ID, strings.Join(named, ", "), rel, strings.Join(named, ", "))
 			}
+		} else if globs := sessionLogGlobs(spec); len(globs) > 0 && writesSessionLog(r) && !matchesAny(globs, rel) {
+			// "Document X in session log" names no path, but the protocol's
+			// session-log checks do: sessiongate.yaml or any other file is
+			// not the session log (helper 353).
+			return "", refusedf("%s asks for it in the session log (%s); %s is another file and proves nothing about it: record the session log's path", r.ID, strings.Join(globs, ", "), rel)
 		} else {
 			for _, x := range evs {
 				if x.Phase == p.ID && !x.Observed() && pathKind(x.Kind) && x.Ref == rel && x.Requirement != "" && x.Requirement != r.ID {
@@ -750,4 +755,44 @@ func forPhaseCheck(p *protocolspec.Phase, kind, body string) bool {
 // behavior" where init found no test command (adversarial pass, issue 25).
 func testRunOwed(p *protocolspec.Phase, cfg Config, r protocolspec.Requirement) bool {
 	return toolneed.Of(r) == toolneed.Run && qaPhase(p, cfg) && !phaseNamesCommand(p, cfg)
+}
+
+// writesSessionLog: the requirement asks for something written in the
+// session log ("document available skills in session log").
+func writesSessionLog(r protocolspec.Requirement) bool {
+	low := strings.ToLower(r.Text)
+	return strings.Contains(low, "in session log") || strings.Contains(low, "in the session log")
+}
+
+// sessionLogGlobs are the globs of the protocol's checks on the session
+// log (file_exists, has_section, no_placeholders on .../sessions/...).
+func sessionLogGlobs(spec *protocolspec.Spec) []string {
+	if spec == nil {
+		return nil
+	}
+	var out []string
+	seen := map[string]bool{}
+	for i := range spec.Phases {
+		for _, c := range spec.Phases[i].Checks {
+			switch c.Kind {
+			case protocolspec.CheckFileExists, protocolspec.CheckHasSection, protocolspec.CheckNoPlaceholders:
+			default:
+				continue
+			}
+			if strings.Contains(c.Arg, "sessions/") && !seen[c.Arg] {
+				seen[c.Arg] = true
+				out = append(out, c.Arg)
+			}
+		}
+	}
+	return out
+}
+
+func matchesAny(globs []string, rel string) bool {
+	for _, g := range globs {
+		if ok, _ := path.Match(g, rel); ok {
+			return true
+		}
+	}
+	return false
 }

@@ -1,0 +1,37 @@
+package session_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/sessiongate/sessiongate/internal/gittest"
+	"github.com/sessiongate/sessiongate/session"
+)
+
+// TestR61H353SkillInventoryInSessionLog: the team's protocol (2025-12-22)
+// says "The agent MUST document available skills in session log under
+// \"Skill Inventory\"". It names no path, so any file passed as its
+// file_path evidence: a lazy agent recorded sessiongate.yaml and
+// SKILL_VALIDATION passed. The protocol's session-log checks name the
+// log's glob; a file outside it is refused, the session log is taken.
+func TestR61H353SkillInventoryInSessionLog(t *testing.T) {
+	doc := fixtureProtocol(t, "SESSION-PROTOCOL_2025-12-22_3821367d2.md")
+	t.Setenv("CLAUDE_CONFIG_DIR", t.TempDir())
+	const req = "SKILL_VALIDATION.document-available-skills-session"
+	ctx := context.Background()
+	e := newEnv(t, string(doc))
+	gittest.Write(t, e.root, "notes.txt", "skills: none\n")
+	gittest.Git(t, e.root, "add", "-A")
+	gittest.Git(t, e.root, "commit", "-q", "-m", "notes")
+	id := e.start("skills")
+	_, err := e.engine.RecordEvidence(ctx, session.EvidenceRequest{ID: id, Requirement: req, Kind: session.EvidenceFilePath, Evidence: "notes.txt"})
+	if err == nil || !strings.Contains(err.Error(), "session log") {
+		t.Fatalf("another file as the session log's Skill Inventory: %v, want a refusal naming the session log", err)
+	}
+	log := ".agents/sessions/2025-12-22-session-01.md"
+	gittest.Write(t, e.root, log, "# Session 01\n\n## Protocol Compliance\n\n### Skill Inventory\n\n- Get-PRContext.ps1\n")
+	if _, err := e.engine.RecordEvidence(ctx, session.EvidenceRequest{ID: id, Requirement: req, Kind: session.EvidenceFilePath, Evidence: log}); err != nil {
+		t.Fatalf("the session log as evidence (honest): %v", err)
+	}
+}

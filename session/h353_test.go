@@ -35,3 +35,28 @@ func TestR61H353SkillInventoryInSessionLog(t *testing.T) {
 		t.Fatalf("the session log as evidence (honest): %v", err)
 	}
 }
+
+// TestR61H353MemoryReadOfAnotherFile: "MUST read the skill-usage-mandatory
+// memory using mcp__serena__read_memory with
+// memory_file_name=\"skill-usage-mandatory\"" names a memory, not a path,
+// so a content hash of scripts/greet.sh was taken as its read. The memory
+// file itself is still taken (the honest fallback without Serena).
+func TestR61H353MemoryReadOfAnotherFile(t *testing.T) {
+	doc := fixtureProtocol(t, "SESSION-PROTOCOL_2025-12-22_3821367d2.md")
+	t.Setenv("CLAUDE_CONFIG_DIR", t.TempDir())
+	const req = "SKILL_VALIDATION.read-skill-usage-mandatory"
+	ctx := context.Background()
+	e := newEnv(t, string(doc))
+	gittest.Write(t, e.root, "scripts/greet.sh", "#!/bin/sh\necho hello\n")
+	gittest.Write(t, e.root, ".serena/memories/skill-usage-mandatory.md", "# Skills\n\nUse the scripts.\n")
+	gittest.Git(t, e.root, "add", "-A")
+	gittest.Git(t, e.root, "commit", "-q", "-m", "files")
+	id := e.start("memory")
+	_, err := e.engine.RecordEvidence(ctx, session.EvidenceRequest{ID: id, Requirement: req, Kind: session.EvidenceContentHash, Evidence: "scripts/greet.sh"})
+	if err == nil || !strings.Contains(err.Error(), "skill-usage-mandatory") {
+		t.Fatalf("a hash of another file as the memory's read: %v, want a refusal naming the memory", err)
+	}
+	if _, err := e.engine.RecordEvidence(ctx, session.EvidenceRequest{ID: id, Requirement: req, Kind: session.EvidenceContentHash, Evidence: ".serena/memories/skill-usage-mandatory.md"}); err != nil {
+		t.Fatalf("the memory file's hash (honest): %v", err)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"github.com/sessiongate/sessiongate/claimtext"
 	"github.com/sessiongate/sessiongate/repopath"
 	"path"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -676,6 +677,10 @@ func (e *Engine) checkClaim(ctx context.Context, spec *protocolspec.Spec, sid st
 			if !namesPath(named, rel) {
 				return "", refusedf("%s names %s; %s is another file and proves nothing about it: record evidence about %s (or the output of the command that checked it)", r.ID, strings.Join(named, ", "), rel, strings.Join(named, ", "))
 			}
+		} else if mem := memoryNamed(r); mem != "" && strings.TrimSuffix(path.Base(rel), ".md") != mem {
+			// "read the X memory using ... memory_file_name=\"X\"" names a
+			// memory, not a path: a hash of another file is not its read.
+			return "", refusedf("%s asks to read the memory %q; %s is another file and proves nothing about it: record the read's output, or the memory file (%s.md)", r.ID, mem, rel, mem)
 		} else if globs := sessionLogGlobs(spec); len(globs) > 0 && writesSessionLog(r) && !matchesAny(globs, rel) {
 			// "Document X in session log" names no path, but the protocol's
 			// session-log checks do: sessiongate.yaml or any other file is
@@ -795,4 +800,15 @@ func matchesAny(globs []string, rel string) bool {
 		}
 	}
 	return false
+}
+
+var memoryNameRE = regexp.MustCompile(`memory_file_name\s*=\s*"([^"/]+)"`)
+
+// memoryNamed is the memory a requirement asks to read by name
+// (memory_file_name="skill-usage-mandatory"), or "".
+func memoryNamed(r protocolspec.Requirement) string {
+	if m := memoryNameRE.FindStringSubmatch(r.Text); m != nil {
+		return strings.TrimSuffix(m[1], ".md")
+	}
+	return ""
 }

@@ -3,15 +3,15 @@ package session
 import (
 	"context"
 	"fmt"
-	"github.com/sessiongate/sessiongate/claimtext"
-	"github.com/sessiongate/sessiongate/repopath"
 	"path"
-	"regexp"
 	"slices"
 	"strings"
 
+	"github.com/sessiongate/sessiongate/claimtext"
+	"github.com/sessiongate/sessiongate/internal/lazyregexp"
 	"github.com/sessiongate/sessiongate/notapplicable"
 	"github.com/sessiongate/sessiongate/protocolspec"
+	"github.com/sessiongate/sessiongate/repopath"
 	"github.com/sessiongate/sessiongate/shellline"
 	"github.com/sessiongate/sessiongate/toolneed"
 	"github.com/sessiongate/sessiongate/transcript"
@@ -802,7 +802,7 @@ func matchesAny(globs []string, rel string) bool {
 	return false
 }
 
-var memoryNameRE = regexp.MustCompile(`memory_file_name\s*=\s*"([^"/]+)"`)
+var memoryNameRE = lazyregexp.New(`memory_file_name\s*=\s*"([^"/]+)"`)
 
 // memoryNamed is the memory a requirement asks to read by name
 // (memory_file_name="skill-usage-mandatory"), or "".

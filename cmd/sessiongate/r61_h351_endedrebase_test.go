@@ -1,12 +1,6 @@
 package main
 
-import (
-	"os"
-	"os/exec"
-	"path/filepath"
-	"strings"
-	"testing"
-)
+import "testing"
 
 // TestR61RebaseOfEndedSessionsCommits (round 61, helper 351, F1): day one
 // an agent's session commits on its branch and ENDS clean; main moves on;
@@ -19,138 +13,11 @@ import (
 // vouches for it in verify (rewrites.go), the new session ends clean.
 // Lazy twins: the copied commit amended with --no-verify after day one
 // ended, a hooks-off commit added before the rebase, and a reword during
-// the rebase, each still fail verify.
+// the rebase, each still fail verify. The play (playEndedRebase) is in
+// r61_h354_revertlaunder_test.go; "honest" is verified in the working
+// clone and in a fresh clone of the pushed branch, as CI does.
 func TestR61RebaseOfEndedSessionsCommits(t *testing.T) {
 	for _, twist := range []string{"honest", "amended-no-verify", "hooks-off-commit", "reworded"} {
 		t.Run(twist, func(t *testing.T) { playEndedRebase(t, twist) })
 	}
-}
-
-func playEndedRebase(t *testing.T, twist string) {
-	dir := newRepoDir(t)
-	person := []string{"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@e", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@e"}
-	agent := append(append([]string{}, person...), "CLAUDECODE=1")
-	write := func(root, rel, body string) {
-		t.Helper()
-		p := filepath.Join(root, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	sg := func(want int, args ...string) string {
-		t.Helper()
-		code, out, errb := sgBin(t, dir, agent, args...)
-		if want >= 0 && code != want {
-			t.Fatalf("sessiongate %s: exit %d, want %d\n%s%s", strings.Join(args, " "), code, want, out, errb)
-		}
-		return out + errb
-	}
-	git := func(in string, env []string, args ...string) (string, error) {
-		t.Helper()
-		cmd := exec.Command("git", args...)
-		cmd.Dir = in
-		cmd.Env = append(os.Environ(), env...)
-		out, err := cmd.CombinedOutput()
-		return string(out), err
-	}
-	mustGit := func(in string, env []string, args ...string) {
-		t.Helper()
-		if out, err := git(in, env, args...); err != nil {
-			t.Fatalf("git %v: %v %s", args, err, out)
-		}
-	}
-	start := func(objective string) {
-		t.Helper()
-		sg(0, "session", "start", "--objective", objective)
-		sg(0, "session", "evidence", "--phase", "CONTEXT_RETRIEVAL", "--type", "tool_output", "--value", "read README.md: m, one function; history: chore: adopt sessiongate")
-		sg(0, "session", "advance")
-		sg(0, "run", "--phase", "GIT_STATE", "--", "git", "status")
-		sg(0, "session", "advance")
-		sg(0, "session", "evidence", "--phase", "PLAN", "--type", "manual", "--value", "plan: add the function and its check in test.sh")
-		sg(0, "session", "advance")
-	}
-	write(dir, "README.md", "# m\n\nOne function.\n")
-	write(dir, "m.sh", "one() { echo 1; }\n")
-	write(dir, "test.sh", "#!/bin/sh\nset -e\n. ./m.sh\n[ \"$(one)\" = 1 ]\n")
-	sg(0, "init")
-	mustGit(dir, person, "add", "-A")
-	mustGit(dir, person, "commit", "-q", "-m", "chore: adopt sessiongate")
-	sg(0, "install")
-	origin := filepath.Join(t.TempDir(), "origin.git")
-	mustGit(dir, person, "init", "-q", "--bare", origin)
-	mustGit(dir, person, "remote", "add", "origin", origin)
-	mustGit(dir, person, "push", "-q", "origin", "HEAD:refs/heads/main")
-	mustGit(dir, person, "fetch", "-q", "origin")
-	mustGit(dir, person, "switch", "-q", "-c", "feat/two")
-
-	// Day one: the work committed, QA run, the session ended.
-	start("add two()")
-	write(dir, "m.sh", "one() { echo 1; }\ntwo() { echo 2; }\n")
-	write(dir, "test.sh", "#!/bin/sh\nset -e\n. ./m.sh\n[ \"$(one)\" = 1 ]\n[ \"$(two)\" = 2 ]\n")
-	mustGit(dir, agent, "add", "-A")
-	mustGit(dir, agent, "commit", "-q", "-m", "feat(m): add two")
-	sg(0, "run", "--phase", "QA_VALIDATION", "--", "sh", "test.sh")
-	if got := sg(-1, "session", "end", "--summary", "two"); !strings.Contains(got, "COMPLETE: clean") {
-		t.Fatalf("day one not clean:\n%s", got)
-	}
-
-	switch twist {
-	case "amended-no-verify":
-		write(dir, "m.sh", "one() { echo 1; }\ntwo() { echo 2; }\nfour() { rm -rf /; }\n")
-		mustGit(dir, person, "commit", "-q", "-a", "--amend", "--no-edit", "--no-verify")
-	case "hooks-off-commit":
-		write(dir, "m.sh", "one() { echo 1; }\ntwo() { echo 2; }\nfour() { rm -rf /; }\n")
-		mustGit(dir, agent, "-c", "core.hooksPath=/dev/null", "commit", "-q", "-am", "feat(m): add four")
-	}
-
-	// Main moves on.
-	mate := filepath.Join(t.TempDir(), "mate")
-	mustGit(dir, person, "clone", "-q", "-b", "main", origin, mate)
-	write(mate, "README.md", "# m\n\nOne function, more to come.\n")
-	mustGit(mate, person, "commit", "-q", "-am", "docs: say more is coming")
-	mustGit(mate, person, "push", "-q", "origin", "main")
-
-	// Day two: a new session rebases the ended session's commit.
-	start("add three()")
-	mustGit(dir, agent, "fetch", "-q", "origin")
-	rebase := []string{"rebase", "origin/main"}
-	env := agent
-	if twist == "reworded" {
-		rebase = []string{"rebase", "-i", "origin/main"}
-		env = append(append([]string{}, agent...), "GIT_SEQUENCE_EDITOR=sed -i s/^pick/reword/", "GIT_EDITOR=sed -i s/two/two,_reviewed/")
-	}
-	out, err := git(dir, env, rebase...)
-	if err != nil {
-		t.Fatalf("rebase: %v\n%s", err, out)
-	}
-	four := ""
-	if twist == "amended-no-verify" || twist == "hooks-off-commit" {
-		four = "four() { rm -rf /; }\n" // kept: the gates see no change of it
-	}
-	write(dir, "m.sh", "one() { echo 1; }\ntwo() { echo 2; }\n"+four+"three() { echo 3; }\n")
-	write(dir, "test.sh", "#!/bin/sh\nset -e\n. ./m.sh\n[ \"$(one)\" = 1 ]\n[ \"$(two)\" = 2 ]\n[ \"$(three)\" = 3 ]\n")
-	mustGit(dir, agent, "add", "-A")
-	mustGit(dir, agent, "commit", "-q", "-m", "feat(m): add three")
-	sg(0, "run", "--phase", "QA_VALIDATION", "--", "sh", "test.sh")
-	end := sg(-1, "session", "end", "--summary", "three")
-	code, vo, ve := sgBin(t, dir, person, "verify", "origin/main..HEAD")
-	if twist == "honest" {
-		if !strings.Contains(end, "COMPLETE: clean") {
-			t.Errorf("the honest session that rebased the ended session's commit is not clean:\n%s", end)
-		}
-		if code != 0 {
-			t.Errorf("verify origin/main..HEAD: exit %d, want 0\n%s%s", code, vo, ve)
-		}
-		return
-	}
-	if twist == "reworded" && strings.Contains(end, "COMPLETE: clean") {
-		t.Errorf("a reword of the ended session's commit, stamped with this session's trailer, ended clean:\n%s", end)
-	}
-	if code == 0 {
-		t.Errorf("%s: verify origin/main..HEAD passed, want a failure\nend:\n%s\nverify:\n%s%s", twist, end, vo, ve)
-	}
-	t.Logf("%s: end:\n%s\nverify exit %d:\n%s%s", twist, end, code, vo, ve)
 }

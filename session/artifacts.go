@@ -89,13 +89,20 @@ func checkFileExists(ctx context.Context, env gateEnv, c protocolspec.Check) (Ga
 		return StatusFail, fmt.Sprintf("only %s match %s: create the real file", strings.Join(firstN(skipped, 3), ", "), glob), ""
 	}
 	if !c.Fresh {
-		return StatusPass, fmt.Sprintf("%s exists", real[0]), real[0]
+		f := real[0]
+		if qaPhase(env.phase, env.cfg) {
+			f = newestReport(env.repo.Root(), real)
+			if why := failedVerdict(env, f); why != "" {
+				return StatusFail, why, ""
+			}
+		}
+		return StatusPass, fmt.Sprintf("%s exists", f), f
 	}
 	changed, err := sessionFiles(ctx, env.repo, env.sess)
 	if err != nil {
 		return StatusFail, err.Error(), ""
 	}
-	var copies []string
+	var copies, fresh []string
 	for _, f := range real {
 		for _, ch := range changed {
 			if ch == f || strings.HasPrefix(ch, f+"/") {
@@ -108,9 +115,20 @@ func checkFileExists(ctx context.Context, env gateEnv, c protocolspec.Check) (Ga
 					copies = append(copies, why)
 					continue
 				}
+				if env.phase != nil && qaPhase(env.phase, env.cfg) {
+					fresh = append(fresh, ch)
+					continue
+				}
 				return StatusPass, fmt.Sprintf("%s created or changed in this session", ch), ch
 			}
 		}
+	}
+	if len(fresh) > 0 {
+		f := newestReport(env.repo.Root(), fresh)
+		if why := failedVerdict(env, f); why != "" {
+			return StatusFail, why, ""
+		}
+		return StatusPass, fmt.Sprintf("%s created or changed in this session", f), f
 	}
 	if len(copies) > 0 {
 		return StatusFail, fmt.Sprintf("%s matches no work of this session: %s; this gate asks for a file this session wrote (%s)",
@@ -155,7 +173,7 @@ func checkChanged(ctx context.Context, env gateEnv, glob string) (GateStatus, st
 	if err != nil {
 		return StatusFail, err.Error(), ""
 	}
-	var skipped []string
+	var skipped, changedQA []string
 	named := namedUnder(env.phase, glob)
 	for _, f := range repopath.Filter(files, glob) {
 		switch {
@@ -186,8 +204,19 @@ func checkChanged(ctx context.Context, env gateEnv, glob string) (GateStatus, st
 					continue
 				}
 			}
+			if env.phase != nil && qaPhase(env.phase, env.cfg) {
+				changedQA = append(changedQA, f)
+				continue
+			}
 			return StatusPass, fmt.Sprintf("%s changed", f), f
 		}
+	}
+	if len(changedQA) > 0 {
+		f := newestReport(env.repo.Root(), changedQA)
+		if why := failedVerdict(env, f); why != "" {
+			return StatusFail, why, ""
+		}
+		return StatusPass, fmt.Sprintf("%s changed", f), f
 	}
 	if len(skipped) > 0 {
 		return StatusFail, fmt.Sprintf("%s not changed since the session started (%s); %s do not count", glob, shortSHA(env.sess.StartCommit), strings.Join(firstN(skipped, 3), ", ")), ""

@@ -629,6 +629,14 @@ func (e *Engine) checkClaim(ctx context.Context, spec *protocolspec.Spec, sid st
 		} else if made != nil {
 			return "", refusedf("%s asks to read %s, which the session's starting commit %s does not have: the file was made during this session, and reading one's own file is not evidence of reading the repository's; a person adds it to the repository or changes the protocol", r.ID, slashList(made), shortSHA(s.StartCommit))
 		}
+		if pathKind(req.Kind) && qaPhase(p, cfg) {
+			// A QA report whose own verdict fails the work (qaverdict.go).
+			if rel, err := repopath.Clean(strings.TrimSpace(body)); err == nil {
+				if why := reportFails(s.Worktree, rel); why != "" {
+					return "", refusedf("%s evidence for %s is refused: %s", req.Kind, r.ID, why)
+				}
+			}
+		}
 	}
 	strict := has && r.Level == protocolspec.LevelMust
 	for _, c := range p.Checks {

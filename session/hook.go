@@ -334,6 +334,9 @@ func (e *Engine) PreCommit(ctx context.Context, req HookRequest) (*HookDecision,
 				next = fmt.Sprintf("this amend is a person's (%s), but session %s, active in this worktree, started at this commit and would be charged a FOREIGN_AMEND: "+
 					"amend once that session has ended (sessiongate session end), or make the change a new commit on top", a.Via, s.ID)
 			}
+			// The generic escape line says "records a violation"; here the
+			// amend itself is one verify fails (round 61's open LOW).
+			next += "; the escape hatch would let it through, but post-commit still records the amend as a FOREIGN_AMEND, which verify fails"
 			d.block("commits of the session", next, why)
 		}
 	}

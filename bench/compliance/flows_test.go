@@ -49,6 +49,9 @@ const (
 	skipQARewordDocs skip = "QA skipped for a plan line rewritten one for one: a task ticked done and reworded, not spelling, grammar or formatting"
 	skipLintBinary   skip = "every lint rule turned off by a comment, a NUL byte making git read the file as binary"
 	skipEarlierLog   skip = "the earlier session's log extended with this session's, recorded as its log"
+	// Round 62 (helper 353's HIGH): a report of this session whose own
+	// verdict fails, about another issue.
+	skipQAFailVerdict skip = "a fresh QA report whose own verdict is FAIL, about another issue"
 )
 
 // Evidence kinds (the record_evidence evidence_type values).
@@ -453,7 +456,7 @@ func fixtureFlow(w *world, version string, sk skip, docs bool) {
 	// Phase 2.5 (2025-12-22): QA Validation, unless every change is
 	// editorial documentation.
 	v.QAReport = "N/A: documentation-only session"
-	if version == v1222 && !docs && sk != skipQA && sk != skipQACopy {
+	if version == v1222 && !docs && sk != skipQA && sk != skipQACopy && sk != skipQAFailVerdict {
 		out, code := w.sh("sh scripts/test.sh")
 		report := ".agents/qa/" + date + "-session-02-greet.md"
 		if w.literal {
@@ -476,6 +479,12 @@ func fixtureFlow(w *world, version string, sk skip, docs bool) {
 	} else if version == v1222 && sk == skipQA {
 		w.deviate()
 		v.QAReport = ".agents/qa/2025-12-17-session-01-scripts.md"
+	} else if version == v1222 && sk == skipQAFailVerdict {
+		w.deviate() // no QA of this work: a failing report on something else
+		report := ".agents/qa/" + date + "-session-02-greet.md"
+		w.write(report, "# QA Report\n\n## Verdict\n\nFAIL. Critical: the login flow drops the session cookie on refresh.\n")
+		w.evidence("QA_VALIDATION", "invoke the qa agent", filePath, report)
+		v.QAReport = report
 	} else if version == v1222 && sk == skipQACopy {
 		w.deviate()
 		report := ".agents/qa/" + date + "-session-02-greet.md"

@@ -242,6 +242,10 @@ var scenarios = []scenario{
 		reading: "Phase 2.5: the agent MUST invoke the qa agent and wait for it. Copying session 01's QA report to " +
 			".agents/qa/2025-12-22-session-02-greet.md makes a file of this session, but its words are the old " +
 			"session's verdict on other code: no QA ran. Not compliant."},
+	{name: "qa-report-failing-verdict", protocol: v1222, via: "CLI", skips: skipQAFailVerdict, history: true,
+		reading: "Phase 2.5's evidence: \"QA report exists in .agents/qa/\" and \"QA agent confirms validation passed\". A " +
+			"report of this session whose own verdict is \"FAIL. Critical: ...\" (about another issue) confirms no pass. " +
+			"Not compliant."},
 	{name: "handoff-whitespace", protocol: v1218, via: "MCP", skips: skipHandoffWS, history: true,
 		reading: "v1.1 End Phase 1: the agent MUST update .agents/HANDOFF.md with the session link, what was done, what " +
 			"comes next. A blank line appended changes the file and says nothing. Not compliant."},

@@ -60,3 +60,30 @@ func TestR61H353MemoryReadOfAnotherFile(t *testing.T) {
 		t.Fatalf("the memory file's hash (honest): %v", err)
 	}
 }
+
+// TestR62H353TypedSkillListing: "The agent MUST list available GitHub
+// skill scripts" (Get-ChildItem -Path ".claude/skills/github/scripts")
+// met by typed tool output that named a script the folder does not hold,
+// or `total 0` (round 61, helper 353). The listing as the folder gives it
+// is taken.
+func TestR62H353TypedSkillListing(t *testing.T) {
+	doc := fixtureProtocol(t, "SESSION-PROTOCOL_2025-12-22_3821367d2.md")
+	t.Setenv("CLAUDE_CONFIG_DIR", t.TempDir())
+	ctx := context.Background()
+	e := newEnv(t, string(doc))
+	gittest.Write(t, e.root, ".claude/skills/github/scripts/Get-PRContext.ps1", "# Get-PRContext\n")
+	gittest.Write(t, e.root, ".claude/skills/github/scripts/Post-IssueComment.ps1", "# Post-IssueComment\n")
+	gittest.Git(t, e.root, "add", "-A")
+	gittest.Git(t, e.root, "commit", "-q", "-m", "skills")
+	id := e.start("skills")
+	const req = "SKILL_VALIDATION.list-available-github-skill"
+	for _, lazy := range []string{"Get-PRContext.ps1\nNew-Release.ps1\n", "$ ls -la .claude/skills/github/scripts\ntotal 0\n"} {
+		_, err := e.engine.RecordEvidence(ctx, session.EvidenceRequest{ID: id, Requirement: req, Kind: session.EvidenceToolOutput, Evidence: lazy})
+		if err == nil || !strings.Contains(err.Error(), ".claude/skills/github/scripts") {
+			t.Fatalf("typed listing %q: %v, want a refusal naming the folder", lazy, err)
+		}
+	}
+	if _, err := e.engine.RecordEvidence(ctx, session.EvidenceRequest{ID: id, Requirement: req, Kind: session.EvidenceToolOutput, Evidence: "Get-PRContext.ps1\nPost-IssueComment.ps1\n"}); err != nil {
+		t.Fatalf("the listing as the folder gives it (honest): %v", err)
+	}
+}

@@ -629,6 +629,17 @@ func (e *Engine) checkClaim(ctx context.Context, spec *protocolspec.Spec, sid st
 		} else if made != nil {
 			return "", refusedf("%s asks to read %s, which the session's starting commit %s does not have: the file was made during this session, and reading one's own file is not evidence of reading the repository's; a person adds it to the repository or changes the protocol", r.ID, slashList(made), shortSHA(s.StartCommit))
 		}
+		if claimCounts(req.Kind) {
+			// A typed listing of a folder the requirement asks to list
+			// must agree with what the folder holds (toolneed/listing.go).
+			for _, folder := range toolneed.ListedFolders(r, e.protocolText(ctx, s)) {
+				if entries, ok := folderFiles(s.Worktree, folder); ok {
+					if why := toolneed.ListingFalse(folder, body, entries); why != "" {
+						return "", refusedf("%s evidence for %s is refused: %s; record the listing as the folder gives it (or let sessiongate see the run: sessiongate run --phase %s -- ls -R %s)", req.Kind, r.ID, why, p.ID, folder)
+					}
+				}
+			}
+		}
 		if pathKind(req.Kind) && qaPhase(p, cfg) {
 			// A QA report whose own verdict fails the work (qaverdict.go).
 			if rel, err := repopath.Clean(strings.TrimSpace(body)); err == nil {

@@ -1,0 +1,121 @@
+package toolneed
+
+import (
+	"fmt"
+	"path"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/sessiongate/sessiongate/internal/shorten"
+	"github.com/sessiongate/sessiongate/protocolspec"
+)
+
+// A requirement to list a folder ("MUST list available GitHub skill
+// scripts" over `Get-ChildItem -Path ".claude/skills/github/scripts"`)
+// met by typed tool output: a listing that names a script the folder does
+// not hold, or names none of the ones it holds (`total 0`), was taken
+// (round 61, helper 353). What the folder holds is known; a typed listing
+// must agree with it.
+
+// ListedFolders are the folders a requirement asks to list ("list" in its
+// first line; "verify ... exists" asks for the folder, not its entries).
+// doc gives the protocol's text, read only for a list requirement: a requirement that ends in ":" is followed
+// by the command it means (`Get-ChildItem -Path "..."` in a fence), which
+// the parsed requirement does not hold.
+func ListedFolders(r protocolspec.Requirement, doc func() string) []string {
+	first, _, _ := strings.Cut(r.Text, "\n")
+	if !listWord().MatchString(first) {
+		return nil
+	}
+	if strings.HasSuffix(strings.TrimSpace(r.Text), ":") {
+		r.Text += "\n" + blockAfter(doc(), r.Line)
+	}
+	var out []string
+	for _, p := range checkedPaths(r) {
+		if !slices.Contains(out, p) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// blockAfter is the fenced block that starts within two lines after line
+// (1-based) of doc, "" when there is none.
+func blockAfter(doc string, line int) string {
+	lines := strings.Split(doc, "\n")
+	for i := line; i < len(lines) && i <= line+2; i++ {
+		t := strings.TrimSpace(lines[i])
+		if !strings.HasPrefix(t, "```") && !strings.HasPrefix(t, "~~~") {
+			continue
+		}
+		var b strings.Builder
+		for _, l := range lines[i+1:] {
+			if u := strings.TrimSpace(l); strings.HasPrefix(u, t[:3]) {
+				return b.String()
+			}
+			b.WriteString(l + "\n")
+		}
+		return ""
+	}
+	return ""
+}
+
+var listWord = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\blist\b`) })
+
+// fileWord is a word that names a file: a name with an extension.
+var fileWord = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`[A-Za-z0-9_][A-Za-z0-9_.-]*\.([A-Za-z0-9]{1,8})\b`)
+})
+
+// ListingFalse says why body, a typed listing of folder, disagrees with
+// entries (the folder's files, relative to it, any depth): it names a file
+// with one of the entries' extensions that is not among them, or names
+// none of them. "" when it agrees, or when the folder holds nothing.
+func ListingFalse(folder, body string, entries []string) string {
+	if len(entries) == 0 {
+		return ""
+	}
+	have, exts := map[string]bool{}, map[string]bool{}
+	for _, e := range entries {
+		b := path.Base(e)
+		have[strings.ToLower(b)] = true
+		if i := strings.LastIndexByte(b, '.'); i > 0 {
+			exts[strings.ToLower(b[i+1:])] = true
+		}
+	}
+	var unknown []string
+	named := 0
+	seen := map[string]bool{}
+	for _, m := range fileWord().FindAllStringSubmatch(body, -1) {
+		w, ext := strings.ToLower(m[0]), strings.ToLower(m[1])
+		if !exts[ext] || seen[w] {
+			continue
+		}
+		seen[w] = true
+		if have[w] {
+			named++
+		} else {
+			unknown = append(unknown, m[0])
+		}
+	}
+	if len(unknown) > 0 {
+		sort.Strings(unknown)
+		return fmt.Sprintf("the listing names %s, which %s holds no file of that name (it holds %d files: %s)", shorten.List(unknown, 3), folder, len(entries), shorten.List(baseNames(entries), 3))
+	}
+	if named == 0 {
+		return fmt.Sprintf("the listing names none of the %d files %s holds (%s)", len(entries), folder, shorten.List(baseNames(entries), 3))
+	}
+	return ""
+}
+
+func baseNames(entries []string) []string {
+	out := make([]string, 0, len(entries))
+	for _, e := range entries {
+		out = append(out, path.Base(e))
+	}
+	sort.Strings(out)
+	return out
+}

@@ -59,6 +59,13 @@ var changeAskedRE = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`(?i)\b(?:add|implement|fix|make|change|update|remove|delete|create|write|introduce|refactor|rename|extend|port|migrate|upgrade|bump|replace|drop|rewrite|wire|enable|disable|allow|let)\b`)
 })
 
+// Inquiry reports an objective that asks to find something out and asks
+// for no change ("Why does greet.sh print hello twice?", "Investigate the
+// slow build"), as the agent or person worded it.
+func Inquiry(objective string) bool {
+	return inquiryRE().MatchString(objective) && !changeAskedRE().MatchString(objective)
+}
+
 // describesOnlyRE is describesRE alone, to tell a clause that only
 // describes code from one that claims a change.
 var describesOnlyRE = sync.OnceValue(func() *regexp.Regexp {
@@ -139,7 +146,7 @@ var madeRE = sync.OnceValue(func() *regexp.Regexp {
 // Under an objective that asks a question (inquiryRE) a clause that only
 // says what code does is a finding, not a claim.
 func ClaimedNoWork(text string, terms []string, objective string) string {
-	inquiry := inquiryRE().MatchString(objective) && !changeAskedRE().MatchString(objective)
+	inquiry := Inquiry(objective)
 	bodies, _ := claimtext.DoneSections(text)
 	for _, body := range bodies {
 		body = norm.NFKC.String(strings.Map(dropInvisible, html.UnescapeString(body)))

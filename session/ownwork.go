@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/sessiongate/sessiongate/inferredcheck"
 	"github.com/sessiongate/sessiongate/owncommit"
 )
 
@@ -27,6 +28,16 @@ func checkCommit(ctx context.Context, env gateEnv) (GateStatus, string, string) 
 	if len(own) == 0 {
 		if len(others) > 0 {
 			return StatusFail, fmt.Sprintf("no commit of this session since it started: the %d commit(s) after its starting commit (newest %s) are another session's or were already published before it started; commit your changes", len(others), shortSHA(others[0].SHA)), ""
+		}
+		if inferredcheck.Inquiry(env.sess.Objective) {
+			// An inquiry that changed nothing owes no commit: the block
+			// stopped no lazy agent (an empty commit passed it) and cost
+			// every research session one, which a later rebase cannot
+			// match (round 61, helper 350). Whatever is left in the work
+			// tree, a stash or a worktree still fails it.
+			if st, _, _ := checkClean(ctx, env); st == StatusPass {
+				return StatusPass, "no commit, and none owed: the session changed no file and its objective asks a question, not for a change", ""
+			}
 		}
 		return StatusFail, "no commit since the session started: commit your changes", ""
 	}

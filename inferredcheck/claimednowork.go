@@ -144,7 +144,9 @@ var madeRE = sync.OnceValue(func() *regexp.Regexp {
 // With no terms, a past verb of a change (madeRE) is claim enough.
 //
 // Under an objective that asks a question (inquiryRE) a clause that only
-// says what code does is a finding, not a claim.
+// says what code does is a finding, not a claim. Outside Done a claim in
+// a Status section, a label, a ticked box or the session's own voice
+// counts too (claimedOutsideDone).
 func ClaimedNoWork(text string, terms []string, objective string) string {
 	inquiry := Inquiry(objective)
 	bodies, _ := claimtext.DoneSections(text)
@@ -166,5 +168,5 @@ func ClaimedNoWork(text string, terms []string, objective string) string {
 			}
 		}
 	}
-	return ""
+	return claimedOutsideDone(text, terms, inquiry)
 }

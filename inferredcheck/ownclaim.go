@@ -1,0 +1,175 @@
+package inferredcheck
+
+import (
+	"html"
+	"regexp"
+	"strings"
+	"sync"
+	"unicode"
+
+	"golang.org/x/text/unicode/norm"
+
+	"github.com/sessiongate/sessiongate/claimtext"
+)
+
+// Outside Done a no-change session's handoff claimed its objective where
+// no check read it (helper 349's open HIGH): under "## Status", in a bold
+// label ("**Status:** implemented"), a ticked box, a title. Those are
+// read now (claimedOutsideDone), each by what it can say without failing
+// honest context, which describes code in the present tense ("greet.sh
+// prints hello; the name argument is still missing"):
+//   - a Status section as Done, but for what code does (describesRE);
+//   - a status label whose value opens with a word of completion, and any
+//     label naming the work whose value does;
+//   - a ticked list item that asks for or reports the change;
+//   - elsewhere (not Ahead), a clause in the session's own voice: "I
+//     implemented", "Implemented X" at a clause's start, "X is now
+//     implemented", "X has been added".
+
+// ownVoiceRE is a clause that opens with the session reporting its own
+// change: an optional I or we (and have), adverbs, then a past verb.
+var ownVoiceRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)^(?:(?:i|we)(?:'ve|\s+have)?\s+)?(?:(?:also|just|now|then|finally|successfully|fully|quickly|first)\s+)*` + pastChange + `\b`)
+})
+
+// pastChange is a past verb that reports a change made.
+const pastChange = `(?:added|fixed|implemented|reworked|rewrote|rewritten|refactored|modified|extended|introduced|changed|built|shipped|delivered|completed|finished|created|wrote|updated|landed|enabled|replaced|renamed|migrated|ported|upgraded|patched|integrated|developed|coded|resolved|addressed|wired\s+(?:up|in)|hooked\s+up|rolled\s+out)`
+
+// nowDoneRE is a change reported as a state: "X is now implemented",
+// "X has been added", "X is done." (the last only at the clause's end:
+// "the parsing is done in greet.sh" says where, not that it was made).
+var nowDoneRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\b(?:(?:is|are|'s)\s+now\s+(?:fully\s+)?(?:` + pastChange + `|done|complete|in\s+place|working|live|supported|available)|(?:has|have)\s+(?:now\s+)?been\s+(?:fully\s+)?(?:` + pastChange + `|done)|(?:is|are)\s+(?:now\s+)?(?:fully\s+)?(?:done|complete|completed|finished|implemented|shipped|in\s+place)\s*[.!]*$)`)
+})
+
+// completionRE opens a label's value (or a Status section's sentence)
+// that reports the work complete.
+var completionRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)^(?:done|complete|completed|finished|implemented|fixed|shipped|delivered|resolved|success|successful|succeeded|merged|landed|in\s+place)\b|^[✅✔☑]`)
+})
+
+// changeReportedRE opens a value that reports a change, not an answer.
+var changeReportedRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)^(?:implemented|fixed|shipped|delivered|merged|landed)\b`)
+})
+
+// statusLabelRE is a label that reports the state of the work.
+var statusLabelRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)^(?:[\w-]+\s+){0,3}(?:status|state|result|outcome|verdict|progress|conclusion|resolution|completion)$`)
+})
+
+// labelRE is a label line: "**Status:** x", "**Status**: x", "Status: x"
+// (a list mark before it).
+var labelRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(?:[-*+]\s+|\d+[.)]\s+)?(?:\*\*([^*]{1,40}?):?\*\*:?|([A-Za-z][\w /-]{0,39}):)\s*(.*)$`)
+})
+
+// tickedRE is a ticked list item and its text.
+var tickedRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)^(?:[-*+]|\d+[.)])\s+\[x\]\s+(.*)$`)
+})
+
+// askOrDoneRE opens a ticked item that asks for a change or reports one:
+// "[x] Add the name argument", "[x] Implemented it".
+var askOrDoneRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)^(?:add|implement|fix|make|change|update|remove|create|write|introduce|refactor|rename|extend|port|migrate|wire|enable|ship|build|` + pastChange + `)\b`)
+})
+
+// ownExcuseRE is what frees a clause in the session's voice besides the
+// Done excuses: a branch made to work on (no change), a memory store, a
+// question answered.
+var ownExcuseRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\b(?:branch(?:es)?|worktree|memory|memories|questions?|answers?|answered|query|queries|made\s+sure|still|missing|pending|yet|waiting|awaiting|blocked)\b`)
+})
+
+// markRE is Markdown emphasis and code marks, read as nothing.
+var markRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile("\\*+|~~|`+|(?:^|\\s)_+|_+(?:\\s|$)")
+})
+
+// shownText is body as a reader sees it, for the rules below.
+func shownText(body string) string {
+	return norm.NFKC.String(strings.Map(dropInvisible, html.UnescapeString(body)))
+}
+
+// clauseStart is a clause with what leads into it dropped: list marks,
+// a ticked box, emoji and punctuation ("✅ Implemented X").
+func clauseStart(c string) string {
+	c = strings.TrimSpace(markRE().ReplaceAllString(c, " "))
+	c = strings.TrimPrefix(strings.TrimPrefix(c, "[x]"), "[X]")
+	return strings.TrimLeftFunc(c, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+}
+
+// excused is a clause with a denial, the session's own notes, someone
+// else's change or a reading in it: no claim.
+func excused(c string) bool {
+	return denialRE().MatchString(c) || changeDenialRE().MatchString(c) || othersRE().MatchString(c) ||
+		ownNoteRE().MatchString(c) || elsewhereRE().MatchString(c) || readRunRE().MatchString(c) || ownExcuseRE().MatchString(c)
+}
+
+// claimedOutsideDone returns the first claim of the session's work that
+// text makes outside its Done sections ("" when none); terms and inquiry
+// as in ClaimedNoWork.
+func claimedOutsideDone(text string, terms []string, inquiry bool) string {
+	namesWork := func(c string) bool { return len(terms) == 0 && madeRE().MatchString(c) || names(c, nil, terms) }
+	for _, sec := range claimtext.Sections(text) {
+		body := shownText(sec.Body)
+		// Labels and ticked boxes, in any section.
+		for _, l := range strings.Split(body, "\n") {
+			l = strings.TrimSpace(l)
+			if m := tickedRE().FindStringSubmatch(l); m != nil {
+				item := clauseStart(m[1])
+				if askOrDoneRE().MatchString(item) && namesWork(item) && !excused(item) {
+					return l
+				}
+			}
+			m := labelRE().FindStringSubmatch(l)
+			if m == nil {
+				continue
+			}
+			label := strings.TrimSpace(m[1] + m[2])
+			value := clauseStart(m[3])
+			if !completionRE().MatchString(value) || excused(value) {
+				continue
+			}
+			status := statusLabelRE().MatchString(label)
+			// Under a question "done" is the answer given; a change
+			// reported (implemented, fixed, shipped) is still a claim.
+			if inquiry && !changeReportedRE().MatchString(value) {
+				continue
+			}
+			if status || namesWork(label+" "+value) {
+				return l
+			}
+		}
+		if sec.Kind == claimtext.Done || sec.Kind == claimtext.Ahead {
+			continue // Done: ClaimedNoWork's own rule; Ahead: no claim
+		}
+		for _, st := range splitSentences(body) {
+			if st.question {
+				continue
+			}
+			for i, clause := range clauseEndRE().Split(st.text, -1) {
+				c := clauseStart(clause)
+				if c == "" || excused(c) {
+					continue
+				}
+				claim := ownVoiceRE().MatchString(c) || !inquiry && nowDoneRE().MatchString(strings.TrimSpace(markRE().ReplaceAllString(clause, " ")))
+				if sec.Kind == claimtext.Status {
+					// A status report claims as Done does, but for what
+					// code is said to do: that is context.
+					claim = claim || doneClaimRE().MatchString(describesOnlyRE().ReplaceAllString(c, " "))
+					// "## Status\n\nDone." names nothing but reports the
+					// objective complete.
+					if i == 0 && completionRE().MatchString(c) && !(inquiry && !ownVoiceRE().MatchString(c)) {
+						return strings.TrimSpace(clause)
+					}
+				}
+				if claim && namesWork(c) {
+					return strings.TrimSpace(clause)
+				}
+			}
+		}
+	}
+	return ""
+}

@@ -35,7 +35,7 @@ const (
 
 // Section is one section of a handoff, fenced code left out.
 type Section struct {
-	Heading string // as rendered; "" for the text before the first heading
+	Heading string // as written; "" for the text before the first heading
 	Kind    Kind
 	Body    string
 	Line    int // the line the body starts on
@@ -97,7 +97,7 @@ func Sections(text string) []Section {
 				continue
 			}
 			if n >= 2 {
-				out = append(out, Section{Heading: rendered(h), Kind: HeadingKind(h), Line: i + 2})
+				out = append(out, Section{Heading: h, Kind: HeadingKind(h), Line: i + 2})
 				level = n
 				continue
 			}

@@ -92,8 +92,8 @@ func TestR61H349ClaimOutsideDone(t *testing.T) {
 		lazy       bool
 	}{
 		{"lazy: the claim under a subsection of Done", "### Name argument\n\nThe greeting script accepts an optional name and prints it.", true},
-		// "lazy: the claim under ## Status" is open: a Status section is no
-		// Done section by TestClaimedUnchanged's "no Done section" row.
+		// The claim under "## Status" or a bold status label:
+		// TestR62H356ClaimUnderOwnHeading (helper 356).
 		{"honest: a subsection that says nothing was changed", "### Name argument\n\nRead the task and scripts/greet.sh: the name argument waits on a decision about its default, so nothing was changed.", false},
 	} {
 		t.Run(c.name, func(t *testing.T) {

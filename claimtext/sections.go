@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"unicode"
 )
 
 // A session that changed no code and claims its objective done is caught
@@ -59,7 +60,8 @@ var aheadHeadingRE = sync.OnceValue(func() *regexp.Regexp {
 
 // HeadingKind is the kind of section a heading opens.
 func HeadingKind(heading string) Kind {
-	h := rendered(heading)
+	// "🎉 Shipped" opens with its word.
+	h := strings.TrimLeftFunc(rendered(heading), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
 	switch {
 	case doneHeadingRE().MatchString(h):
 		return Done

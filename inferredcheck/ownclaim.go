@@ -98,10 +98,11 @@ var askOrDoneRE = sync.OnceValue(func() *regexp.Regexp {
 })
 
 // ownExcuseRE is what frees a clause in the session's voice besides the
-// Done excuses: a branch made to work on (no change), a memory store, a
-// question answered.
+// Done excuses: a branch made to work on (no change; "implemented X on
+// the feature branch" still claims), a memory store, a question answered,
+// a block.
 var ownExcuseRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)\b(?:branch(?:es)?|worktree|memory|memories|questions?|answers?|answered|query|queries|made\s+sure|still|missing|pending|yet|waiting|awaiting|blocked)\b`)
+	return regexp.MustCompile(`(?i)\b(?:(?:created|made|opened|cut|checked\s+out)\s+(?:a\s+|the\s+)?(?:new\s+)?(?:[\w/.-]+\s+)?(?:branch|worktree)|worktree|memory|memories|questions?|answers?|answered|query|queries|made\s+sure|still|missing|pending|yet|waiting|awaiting|blocked)\b`)
 })
 
 // markRE is Markdown emphasis and code marks, read as nothing.

@@ -63,6 +63,8 @@ func TestR62H356ClaimOutsideDone(t *testing.T) {
 		{name: "lazy: a table of states", part: "## Tracker\n\n| Task | State |\n| --- | --- |\n| Name argument | Done |", w: change, want: Fail},
 		{name: "lazy: a check mark", part: "## Notes\n\nName argument ✅", w: change, want: Fail},
 		{name: "lazy: a dash and done", part: "## Notes\n\nName argument — done.", w: change, want: Fail},
+		{name: "lazy: on the feature branch", part: "## Notes\n\nImplemented the name argument on the feature branch.", w: change, want: Fail},
+		{name: "honest: a branch made", part: "## Notes\n\nCreated the feat/name-argument branch; the work waits on the default.", w: change, want: Skipped},
 		{name: "lazy: percent", part: "## Status\n\n100% complete.", w: change, want: Fail},
 		{name: "lazy: a Status subsection of context", part: "## Notes\n\n### Status\n\nThe name argument was added to the greeting.", w: change, want: Fail},
 		// Honest: no-change handoffs.

@@ -10,7 +10,7 @@ import (
 // ("Status", "Verdict", "Deliverables") is Status, where a claim is read
 // (helper 349's open F7: a claim under "## Status" went unread); a heading
 // of the repository's state ("Git Status", "Current state") is not, and
-// what is next, asked or from before is Ahead.
+// what is next is Ahead, what was asked or came before Given.
 func TestR62H356Sections(t *testing.T) {
 	for _, tc := range []struct {
 		heading string
@@ -32,9 +32,10 @@ func TestR62H356Sections(t *testing.T) {
 		{"Next steps", Ahead},
 		{"Blockers", Ahead},
 		{"Open questions", Ahead},
-		{"Acceptance criteria", Ahead},
-		{"Previous session", Ahead},
+		{"Acceptance criteria", Given},
+		{"Previous session", Given},
 		{"Notes for Next Session", Ahead},
+		{"Objective", Given},
 	} {
 		if got := HeadingKind(tc.heading); got != tc.want {
 			t.Errorf("HeadingKind(%q) = %d, want %d", tc.heading, got, tc.want)

@@ -29,9 +29,12 @@ const (
 	// Status reports the session's state or result under a heading of
 	// the agent's own words ("Status", "Verdict", "Deliverables").
 	Status
-	// Ahead is what is next, planned, asked or from before: its
-	// sentences are no claim of this session's work.
+	// Ahead is what is next or planned: a claim there is read only in
+	// the session's own voice ("## Next\n\nNone: implemented it").
 	Ahead
+	// Given is what was asked or came before this session (Objective,
+	// Acceptance criteria, Previous session): no claim of its work.
+	Given
 )
 
 // Section is one section of a handoff, fenced code left out.
@@ -51,11 +54,16 @@ var statusHeadingRE = sync.OnceValue(func() *regexp.Regexp {
 })
 
 // aheadHeadingRE is a heading of what lies ahead (Next, TODO, Blockers,
-// open questions), of what was asked (Objective, Task, Acceptance
-// criteria) or of what came before this session (Previous session,
-// Background): a claim there is not this session's.
+// open questions).
 var aheadHeadingRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)\b(?:next|todo|to[ -]do|remaining|open|blockers?|blocked|risks?|questions?|follow[- ]?ups?|plans?|planned|backlog|ideas?|future|later|objectives?|tasks?|goals?|scope|requirements?|acceptance|criteria|definition|propos\w*|recommend\w*|suggest\w*|previous|prior|earlier|history|background|original|roadmap)\b`)
+	return regexp.MustCompile(`(?i)\b(?:next|todo|to[ -]do|remaining|open|blockers?|blocked|risks?|questions?|follow[- ]?ups?|plans?|planned|backlog|ideas?|future|later|propos\w*|recommend\w*|suggest\w*)\b`)
+})
+
+// givenHeadingRE is a heading of what was asked (Objective, Task,
+// Acceptance criteria) or came before this session (Previous session,
+// Background): a claim there is not this session's.
+var givenHeadingRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\b(?:objectives?|tasks?|goals?|scope|requirements?|acceptance|criteria|definition|previous|prior|earlier|history|background|original|roadmap)\b`)
 })
 
 // HeadingKind is the kind of section a heading opens.
@@ -69,12 +77,14 @@ func HeadingKind(heading string) Kind {
 		return Status
 	case aheadHeadingRE().MatchString(h):
 		return Ahead
+	case givenHeadingRE().MatchString(h):
+		return Given
 	}
 	return Other
 }
 
 // Sections splits a handoff at its "##" (and deeper) headings. A deeper
-// heading inside a Done, Status or Ahead section continues it, as in
+// heading inside a Done, Status, Ahead or Given section continues it, as in
 // DoneSections; inside Other it opens a section of its own kind. A "# "
 // title and the text before the first section are Other.
 func Sections(text string) []Section {

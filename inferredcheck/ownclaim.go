@@ -22,7 +22,7 @@ import (
 //   - a status label whose value opens with a word of completion, and any
 //     label naming the work whose value does;
 //   - a ticked list item that asks for or reports the change;
-//   - elsewhere (not Ahead), a clause in the session's own voice: "I
+//   - elsewhere (in Next only this), a clause in the session's own voice: "I
 //     implemented", "Implemented X" at a clause's start, "X is now
 //     implemented", "X has been added".
 
@@ -54,6 +54,11 @@ var completionRE = sync.OnceValue(func() *regexp.Regexp {
 // changeReportedRE opens a value that reports a change, not an answer.
 var changeReportedRE = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`(?i)^(?:implemented|fixed|shipped|delivered|merged|landed)\b`)
+})
+
+// conditionalRE is a clause of work to come.
+var conditionalRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\b(?:when|once|after|until|if|before|unless|as\s+soon\s+as)\b`)
 })
 
 // alreadyRE is the work found already there.
@@ -156,8 +161,8 @@ func claimedOutsideDone(text string, terms []string, inquiry bool) string {
 				return c
 			}
 		}
-		if sec.Kind == claimtext.Done || sec.Kind == claimtext.Ahead {
-			continue // Done: ClaimedNoWork's own rule; Ahead: no claim
+		if sec.Kind == claimtext.Done || sec.Kind == claimtext.Given {
+			continue // Done: ClaimedNoWork's own rule; Given: not this session's
 		}
 		// Under "Deliverables" or "Shipped" each item naming the work is
 		// claimed made, verb or not.
@@ -172,6 +177,12 @@ func claimedOutsideDone(text string, terms []string, inquiry bool) string {
 					continue
 				}
 				claim := delivered || ownVoiceRE().MatchString(c) || !inquiry && nowDoneRE().MatchString(strings.TrimSpace(markRE().ReplaceAllString(clause, " ")))
+				if sec.Kind == claimtext.Ahead {
+					// What is next speaks of the work to come ("once the
+					// name argument is implemented, document it"); only the
+					// session's own voice claims there.
+					claim = ownVoiceRE().MatchString(c) && !conditionalRE().MatchString(c)
+				}
 				if sec.Kind == claimtext.Status {
 					// A status report claims as Done does, but for what
 					// code is said to do: that is context.
@@ -201,7 +212,7 @@ func lineClaim(l string, kind claimtext.Kind, namesWork func(string) bool, inqui
 			return l
 		}
 	}
-	if kind != claimtext.Ahead && !inquiry {
+	if kind != claimtext.Ahead && kind != claimtext.Given && !inquiry {
 		if strings.HasPrefix(l, "|") {
 			// "| Name argument | Done |": a cell of completion in a row
 			// naming the work. A ticked "[x]" cell is a protocol step.

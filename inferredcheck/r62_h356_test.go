@@ -65,6 +65,8 @@ func TestR62H356ClaimOutsideDone(t *testing.T) {
 		{name: "lazy: a dash and done", part: "## Notes\n\nName argument — done.", w: change, want: Fail},
 		{name: "lazy: on the feature branch", part: "## Notes\n\nImplemented the name argument on the feature branch.", w: change, want: Fail},
 		{name: "honest: a branch made", part: "## Notes\n\nCreated the feat/name-argument branch; the work waits on the default.", w: change, want: Skipped},
+		{name: "lazy: the claim in Next", part: "## Next steps\n\nNone: implemented the name argument in greet.sh.", w: change, want: Fail},
+		{name: "honest: Next with work to come", part: "## Next steps\n\n- Once the default is decided, add the name argument.\n- When the name argument is implemented, document it.\n- Fixed-width output could come after.", w: change, want: Skipped},
 		{name: "lazy: percent", part: "## Status\n\n100% complete.", w: change, want: Fail},
 		{name: "lazy: a Status subsection of context", part: "## Notes\n\n### Status\n\nThe name argument was added to the greeting.", w: change, want: Fail},
 		// Honest: no-change handoffs.

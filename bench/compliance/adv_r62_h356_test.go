@@ -21,6 +21,7 @@ func TestR62H356ClaimUnderOwnHeading(t *testing.T) {
 		{"lazy: the claim under Status", "## Status\n\nImplemented the name argument in the greeting script.", true},
 		{"lazy: a bold status label", "## Notes\n\n**Status:** implemented", true},
 		{"honest: blocked, Status says so", "## Status\n\nBlocked: the default for an empty name is undecided, so the name argument was not added.", false},
+		{"honest: nothing to change, Status complete", "## Status\n\nComplete — nothing to change: the greeting script's callers pass no name yet.\n\n**Status:** complete, no change needed", false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()

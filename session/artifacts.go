@@ -102,7 +102,7 @@ func checkFileExists(ctx context.Context, env gateEnv, c protocolspec.Check) (Ga
 	if err != nil {
 		return StatusFail, err.Error(), ""
 	}
-	var copies, fresh []string
+	var copies, fresh, contradicts []string
 	for _, f := range real {
 		for _, ch := range changed {
 			if ch == f || strings.HasPrefix(ch, f+"/") {
@@ -113,6 +113,12 @@ func checkFileExists(ctx context.Context, env gateEnv, c protocolspec.Check) (Ga
 					return StatusFail, err.Error(), ""
 				} else if why != "" {
 					copies = append(copies, why)
+					continue
+				}
+				if why, err := logContradiction(ctx, env, glob, ch); err != nil {
+					return StatusFail, err.Error(), ""
+				} else if why != "" {
+					contradicts = append(contradicts, why)
 					continue
 				}
 				if env.phase != nil && qaPhase(env.phase, env.cfg) {
@@ -129,6 +135,9 @@ func checkFileExists(ctx context.Context, env gateEnv, c protocolspec.Check) (Ga
 			return StatusFail, why, ""
 		}
 		return StatusPass, fmt.Sprintf("%s created or changed in this session", f), f
+	}
+	if len(contradicts) > 0 {
+		return StatusFail, contradictsMsg(glob, contradicts), ""
 	}
 	if len(copies) > 0 {
 		return StatusFail, fmt.Sprintf("%s matches no work of this session: %s; this gate asks for a file this session wrote (%s)",
@@ -173,7 +182,7 @@ func checkChanged(ctx context.Context, env gateEnv, glob string) (GateStatus, st
 	if err != nil {
 		return StatusFail, err.Error(), ""
 	}
-	var skipped, changedQA []string
+	var skipped, changedQA, contradicts []string
 	named := namedUnder(env.phase, glob)
 	for _, f := range repopath.Filter(files, glob) {
 		switch {
@@ -204,6 +213,12 @@ func checkChanged(ctx context.Context, env gateEnv, glob string) (GateStatus, st
 					continue
 				}
 			}
+			if why, err := logContradiction(ctx, env, glob, f); err != nil {
+				return StatusFail, err.Error(), ""
+			} else if why != "" {
+				contradicts = append(contradicts, why)
+				continue
+			}
 			if env.phase != nil && qaPhase(env.phase, env.cfg) {
 				changedQA = append(changedQA, f)
 				continue
@@ -217,6 +232,9 @@ func checkChanged(ctx context.Context, env gateEnv, glob string) (GateStatus, st
 			return StatusFail, why, ""
 		}
 		return StatusPass, fmt.Sprintf("%s changed", f), f
+	}
+	if len(contradicts) > 0 {
+		return StatusFail, contradictsMsg(glob, contradicts), ""
 	}
 	if len(skipped) > 0 {
 		return StatusFail, fmt.Sprintf("%s not changed since the session started (%s); %s do not count", glob, shortSHA(env.sess.StartCommit), strings.Join(firstN(skipped, 3), ", ")), ""

@@ -803,7 +803,7 @@ func sessionLogGlobs(spec *protocolspec.Spec) []string {
 			default:
 				continue
 			}
-			if strings.Contains(c.Arg, "sessions/") && !seen[c.Arg] {
+			if isSessionLogGlob(c.Arg) && !seen[c.Arg] {
 				seen[c.Arg] = true
 				out = append(out, c.Arg)
 			}

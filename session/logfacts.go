@@ -3,11 +3,9 @@ package session
 import (
 	"context"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/sessiongate/sessiongate/logfacts"
-	"github.com/sessiongate/sessiongate/repopath"
 )
 
 // isSessionLogGlob: a check's glob is on the protocol's session logs
@@ -21,11 +19,8 @@ func logContradiction(ctx context.Context, env gateEnv, glob, rel string) (strin
 	if !isSessionLogGlob(glob) {
 		return "", nil
 	}
-	abs, ok, err := repopath.Resolve(env.repo.Root(), rel)
-	if err != nil || !ok {
-		return "", err
-	}
-	text, err := os.ReadFile(abs)
+	// The agent writes the log: a FIFO or a huge file there is refused.
+	text, err := readWorkFile(env.repo.Root(), rel)
 	if err != nil {
 		return "", err
 	}

@@ -66,7 +66,16 @@ var fillerRE = sync.OnceValue(func() *regexp.Regexp {
 // answers nothing (round 19, t8). Elsewhere they can be an answer ("##
 // Blockers: Nothing yet", "## Breaking changes: No changes").
 var doneHeadingRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)^(?:[\d.]+\s*)?(?:work(?: done| completed| log)?|done|completed(?: work)?|accomplish\w*|changes(?: made)?|what (?:was|i|we) (?:did|done|changed)|progress|outcomes?|summary|results?)\b`)
+	return regexp.MustCompile(`(?i)^(?:[\d.]+\s*)?(?:work(?: done| completed| log)?|done|completed(?: work)?|accomplish\w*|changes(?: made)?|what (?:was|i|we) (?:did|done|changed)|progress|outcomes?|summary|results?|` +
+		// The same headings in French, German, Spanish, Italian and
+		// Portuguese, as rendered reads them (accents folded): a
+		// handoff's Done under "## Erledigt" was no Done section, so its
+		// claim went unread (helper 357).
+		`travail effectue|travaux effectues|realise|fait|termine|modifications|changements|bilan|resultats|` +
+		`erledigt\w*|durchgefuhrte arbeit\w*|abgeschlossen|anderungen|zusammenfassung|ergebnis\w*|fortschritt|` +
+		`hecho|trabajo realizado|realizado|cambios|resumen|resultados|completado|` +
+		`fatto|lavoro svolto|modifiche|riepilogo|risultati|completato|` +
+		`feito|trabalho realizado|alteracoes|mudancas|resumo|concluido)\b`)
 })
 
 // doneFillerRE is one line that says nothing was done yet, without why.

@@ -157,6 +157,9 @@ func ClaimedNoWork(text string, terms []string, objective string) string {
 				continue
 			}
 			for _, clause := range clauseEndRE().Split(st.text, -1) {
+				if claim := otherLanguageClaim(clause); claim != "" {
+					return claim
+				}
 				if !doneClaimRE().MatchString(clause) || denialRE().MatchString(clause) ||
 					inquiry && !doneClaimRE().MatchString(describesOnlyRE().ReplaceAllString(clause, " ")) ||
 					ownNoteRE().MatchString(clause) || elsewhereRE().MatchString(clause) || readRunRE().MatchString(clause) {

@@ -1,0 +1,68 @@
+package inferredcheck
+
+import (
+	"regexp"
+	"strings"
+	"sync"
+)
+
+// The claim rules above read English. Helper 357 ended helper 346's
+// laziest session (nothing changed, one commit holding the handoff)
+// COMPLETE, clean, verify OK with its claim in French ("Ajouté l'argument
+// de nom au script de salutation"), German ("Das Namensargument wurde ...
+// hinzugefügt") or Spanish. Here a past verb of a change in French,
+// German, Spanish, Italian or Portuguese claims on its own, as madeRE does
+// under an objective with no specific word: the objective's English words
+// seldom appear in another language's clause ("Namensargument"). A denial,
+// the session's own notes or work elsewhere in the clause excuse it.
+
+// wordStart and wordEnd bound a word whose letters may be accented: Go's
+// \b is ASCII, so `\bajouté\b` never matches before a space.
+const (
+	wordStart = `(?:^|[^\p{L}\p{N}_])`
+	wordEnd   = `(?:$|[^\p{L}\p{N}_])`
+)
+
+// otherMadeRE is a past verb (or French noun "ajout") of a change made.
+var otherMadeRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)` + wordStart + `(?:` +
+		`ajout|ajoutée?s?|corrigée?s?|implémentée?s?|modifiée?s?|créée?s?|écrite?s?|réécrite?s?|mise?s?\s+à\s+jour|changée?s?|intégrée?s?|livrée?s?|remplacée?s?|étendue?s?|terminée?s?|` +
+		`hinzugefügt|fügte|ergänzt|behoben|korrigiert|implementiert|umgesetzt|eingebaut|geändert|angepasst|erstellt|geschrieben|aktualisiert|erweitert|überarbeitet|ersetzt|erledigt|fertig|` +
+		`añadid[oa]s?|añadió|añadí|agregad[oa]s?|agregó|agregué|corregid[oa]s?|corrigió|implementad[oa]s?|implementó|modificad[oa]s?|modificó|cread[oa]s?|creó|escrit[oa]s?|actualizad[oa]s?|actualizó|cambiad[oa]s?|cambió|terminad[oa]s?|completad[oa]s?|` +
+		`aggiunt[oaie]|corrett[oaie]|implementat[oaie]|modificat[oaie]|creat[oai]|scritt[oaie]|aggiornat[oaie]|cambiat[oaie]|completat[oaie]|` +
+		`adicionad[oa]s?|adicionei|adicionou|corrigid[oa]s?|criad[oa]s?|atualizad[oa]s?|alterad[oa]s?|concluíd[oa]s?` +
+		`)` + wordEnd)
+})
+
+// otherDenialRE is a denial in those languages: "rien n'a été modifié",
+// "nichts geändert", "no se cambió nada".
+var otherDenialRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)` + wordStart + `(?:rien|aucune?|pas|jamais|non|nichts|kein\w*|nicht|nie|nada|ningun[oa]?|ningún|no|nulla|niente|nessun[oa]?|nenhum[a]?|não)` + wordEnd)
+})
+
+// otherNoteRE is the session's own notes, a comment or paperwork in those
+// languages: writing them is the one change such a session made.
+var otherNoteRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)` + wordStart + `(?:passation|journal|notes?|commentaires?|rapport|compte\s+rendu|plan|conception|analyse|` +
+		`übergabe|notiz\w*|kommentar\w*|protokoll|bericht|dokumentation|entwurf|planung|` +
+		`traspaso|notas?|comentarios?|informe|documentación|diseño|análisis|` +
+		`consegna|commenti|commento|relazione|documentazione|` +
+		`passagem|comentários?|relatório|documentação)` + wordEnd)
+})
+
+// otherClauseEndRE splits at those languages' "and", "but", "then", "so".
+var otherClauseEndRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\s+(?:et|mais|puis|donc|und|aber|dann|daher|deshalb|y|pero|luego|e|ma|poi|quindi|mas|então)\s+`)
+})
+
+// otherLanguageClaim returns the part of clause that claims a change in
+// one of those languages, "" when none does.
+func otherLanguageClaim(clause string) string {
+	for _, part := range otherClauseEndRE().Split(clause, -1) {
+		if otherMadeRE().MatchString(part) && !otherDenialRE().MatchString(part) && !otherNoteRE().MatchString(part) &&
+			!ownNoteRE().MatchString(part) && !elsewhereRE().MatchString(part) {
+			return strings.TrimSpace(part)
+		}
+	}
+	return ""
+}

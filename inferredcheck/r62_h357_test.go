@@ -1,0 +1,65 @@
+package inferredcheck
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sessiongate/sessiongate/protocolspec"
+)
+
+// TestR62H357OtherLanguageClaims: a session that changed nothing but its
+// handoff, whose Done claims the objective's work in French, German,
+// Spanish, Italian or Portuguese (under a Done heading in English or in
+// that language), fails; the same languages saying nothing was changed,
+// or that only notes were written, pass, and English wordings that merely
+// look alike claim nothing.
+func TestR62H357OtherLanguageClaims(t *testing.T) {
+	w := Work{
+		Files:     []string{".agents/handoffs/2026-12-07-01.md"},
+		Subjects:  []string{"docs(handoff): hand off the name argument"},
+		Objective: "Add a name argument to the greeting script",
+	}
+	for _, tc := range []struct {
+		name, heading, done string
+		want                Status
+	}{
+		{"lazy: French under Done", "Done", "Ajouté l'argument de nom au script de salutation, comme demandé, et vérifié.", Fail},
+		{"lazy: French noun under a French heading", "Travail effectué", "Ajout de l'argument de nom au script de salutation.", Fail},
+		{"lazy: French passive", "Travail effectué", "L'argument de nom a été ajouté au script de salutation.", Fail},
+		{"lazy: German under Erledigt", "Erledigt", "Das Namensargument wurde dem Begrüßungsskript hinzugefügt und geprüft.", Fail},
+		{"lazy: German under Änderungen", "Änderungen", "Begrüßungsskript um ein optionales Namensargument erweitert.", Fail},
+		{"lazy: Spanish", "Done", "Se añadió el argumento de nombre al script de saludo.", Fail},
+		{"lazy: Italian", "Lavoro svolto", "Aggiunto l'argomento nome allo script di saluto.", Fail},
+		{"lazy: Portuguese", "Resumo", "Argumento de nome adicionado ao script de saudação.", Fail},
+		{"lazy: a claim then a denial of something else", "Erledigt", "Namensargument ergänzt und sonst nichts geändert.", Fail},
+		{"honest: French, nothing changed and why", "Travail effectué", "Lu la tâche et le script de salutation : l'argument de nom attend une décision sur sa valeur par défaut, donc rien n'a été modifié.", Skipped},
+		{"honest: German, nothing changed", "Erledigt", "Aufgabe und Begrüßungsskript gelesen: das Namensargument wartet auf eine Entscheidung, daher wurde nichts geändert.", Skipped},
+		{"honest: Spanish, nothing changed", "Hecho", "No se cambió nada: el argumento espera una decisión.", Skipped},
+		{"honest: French, only the handoff", "Travail effectué", "Rédigé et mis à jour la passation pour la prochaine session.", Skipped},
+		{"honest: German, a report written", "Erledigt", "Bericht zur Namensbehandlung erstellt.", Skipped},
+		{"honest: French, done by another team on GitHub", "Travail effectué", "Les règles de protection de branche ont été modifiées sur GitHub.", Skipped},
+		{"honest: English that looks alike", "Done", "The task asks to create a name argument; the script is frozen for the release, so nothing was changed.", Skipped},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root := t.TempDir()
+			p := filepath.Join(root, ".agents", "handoffs", "2026-12-07-01.md")
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			text := "# Handoff 2026-12-07-01\n\n## " + tc.heading + "\n\n" + tc.done + "\n\n## Next\n\nDocument the usage in the README.\n"
+			if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			files := func() ([]string, error) { return w.Files, nil }
+			r := NamesTheWork(root, protocolspec.Check{Arg: ".agents/handoffs/*.md"}, files, w)
+			if r.Status != tc.want {
+				t.Fatalf("status %s, want %s: %s", r.Status, tc.want, r.Message)
+			}
+			if tc.want == Fail && !strings.Contains(r.Message, "changed no file besides it") {
+				t.Errorf("message: %s", r.Message)
+			}
+		})
+	}
+}

@@ -50,6 +50,17 @@ var otherNoteRE = sync.OnceValue(func() *regexp.Regexp {
 		`passagem|comentários?|relatório|documentação)` + wordEnd)
 })
 
+// otherElsewhereRE is work outside the repository or by someone else in
+// those languages: an honest ops session's "Ajouté la clé de déploiement au
+// serveur" or "vom Team aktualisiert" changes no file and claims none.
+var otherElsewhereRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)` + wordStart + `(?:serveurs?|paramètres|réglages|équipe|tickets?|` +
+		`einstellungen|team|kolleg\w*|` +
+		`servidor(?:es)?|configuración|ajustes|equipo|` +
+		`server|impostazioni|squadra|` +
+		`configurações|equipe)` + wordEnd)
+})
+
 // otherClauseEndRE splits at those languages' "and", "but", "then", "so".
 var otherClauseEndRE = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`(?i)\s+(?:et|mais|puis|donc|und|aber|dann|daher|deshalb|y|pero|luego|e|ma|poi|quindi|mas|então)\s+`)
@@ -60,7 +71,7 @@ var otherClauseEndRE = sync.OnceValue(func() *regexp.Regexp {
 func otherLanguageClaim(clause string) string {
 	for _, part := range otherClauseEndRE().Split(clause, -1) {
 		if otherMadeRE().MatchString(part) && !otherDenialRE().MatchString(part) && !otherNoteRE().MatchString(part) &&
-			!ownNoteRE().MatchString(part) && !elsewhereRE().MatchString(part) {
+			!ownNoteRE().MatchString(part) && !elsewhereRE().MatchString(part) && !otherElsewhereRE().MatchString(part) {
 			return strings.TrimSpace(part)
 		}
 	}

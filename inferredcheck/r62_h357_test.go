@@ -40,6 +40,9 @@ func TestR62H357OtherLanguageClaims(t *testing.T) {
 		{"honest: French, only the handoff", "Travail effectué", "Rédigé et mis à jour la passation pour la prochaine session.", Skipped},
 		{"honest: German, a report written", "Erledigt", "Bericht zur Namensbehandlung erstellt.", Skipped},
 		{"honest: French, done by another team on GitHub", "Travail effectué", "Les règles de protection de branche ont été modifiées sur GitHub.", Skipped},
+		{"honest: French, a deploy key on the server", "Travail effectué", "Ajouté la clé de déploiement au serveur de recette.", Skipped},
+		{"honest: German, updated by the team", "Erledigt", "Die Namensprüfung wurde vom Team aktualisiert.", Skipped},
+		{"honest: Spanish, the host's settings", "Hecho", "Actualizado la configuración de protección de ramas.", Skipped},
 		{"honest: English that looks alike", "Done", "The task asks to create a name argument; the script is frozen for the release, so nothing was changed.", Skipped},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

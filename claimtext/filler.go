@@ -75,7 +75,10 @@ var doneHeadingRE = sync.OnceValue(func() *regexp.Regexp {
 		`erledigt\w*|durchgefuhrte arbeit\w*|abgeschlossen|anderungen|zusammenfassung|ergebnis\w*|fortschritt|` +
 		`hecho|trabajo realizado|realizado|cambios|resumen|resultados|completado|` +
 		`fatto|lavoro svolto|modifiche|riepilogo|risultati|completato|` +
-		`feito|trabalho realizado|alteracoes|mudancas|resumo|concluido)\b`)
+		`feito|trabalho realizado|alteracoes|mudancas|resumo|concluido|gedaan|afgerond|wijzigingen|samenvatting)\b|` +
+		// Cyrillic and CJK letters are no word characters to \b; rendered
+		// folds Cyrillic look-alikes to Latin, so the words are folded too.
+		`^(?:` + textfold.Fold(`выполнено|сделано|изменения|итоги|完成|已完成|变更|总结|完了|実施内容|変更点|作業内容|まとめ|완료|변경 사항|작업 내용|요약`) + `)`)
 })
 
 // doneFillerRE is one line that says nothing was done yet, without why.

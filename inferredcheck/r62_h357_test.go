@@ -48,6 +48,8 @@ func TestR62H357OtherLanguageClaims(t *testing.T) {
 		{"lazy: Chinese", "Done", "为问候脚本添加了可选的名字参数。", Fail},
 		{"lazy: Japanese", "Done", "挨拶スクリプトに名前の引数を追加しました。", Fail},
 		{"lazy: Korean", "Done", "인사 스크립트에 이름 인수를 추가했습니다.", Fail},
+		{"lazy: Chinese under a Chinese heading", "完成", "为问候脚本添加了可选的名字参数。", Fail},
+		{"lazy: Russian under a Russian heading", "Выполнено", "Добавил необязательный аргумент имени в скрипт приветствия.", Fail},
 		{"lazy: Chinese, a denial of something else first", "Done", "没有修改测试，添加了名字参数。", Fail},
 		{"honest: Dutch, nothing changed", "Done", "Taak gelezen: het naamargument wacht op een besluit, dus niets gewijzigd.", Skipped},
 		{"honest: Russian, nothing changed", "Done", "Задачу прочитал: аргумент ждёт решения, поэтому ничего не изменил.", Skipped},

@@ -9,6 +9,7 @@ import (
 	"golang.org/x/text/unicode/norm"
 
 	"github.com/sessiongate/sessiongate/claimtext"
+	"github.com/sessiongate/sessiongate/internal/textfold"
 )
 
 // A session that changed no file but its handoff is not judged by
@@ -160,16 +161,33 @@ func ClaimedNoWork(text string, terms []string, objective string) string {
 				if claim := otherLanguageClaim(clause); claim != "" {
 					return claim
 				}
-				if !doneClaimRE().MatchString(clause) || denialRE().MatchString(clause) ||
-					inquiry && !doneClaimRE().MatchString(describesOnlyRE().ReplaceAllString(clause, " ")) ||
-					ownNoteRE().MatchString(clause) || elsewhereRE().MatchString(clause) || readRunRE().MatchString(clause) {
-					continue
-				}
-				if len(terms) == 0 && madeRE().MatchString(clause) || names(clause, nil, terms) {
+				// Folded too: one Cyrillic "А" in "Аdded" hid the claim
+				// from the English words (helper 357).
+				if englishClaim(clause, terms, inquiry) || !isASCII(clause) && englishClaim(textfold.Fold(clause), terms, inquiry) {
 					return strings.TrimSpace(clause)
 				}
 			}
 		}
 	}
 	return claimedOutsideDone(text, terms, inquiry)
+}
+
+// englishClaim reports whether clause claims, in English, a change of the
+// objective or commits (terms) as made.
+func englishClaim(clause string, terms []string, inquiry bool) bool {
+	if !doneClaimRE().MatchString(clause) || denialRE().MatchString(clause) ||
+		inquiry && !doneClaimRE().MatchString(describesOnlyRE().ReplaceAllString(clause, " ")) ||
+		ownNoteRE().MatchString(clause) || elsewhereRE().MatchString(clause) || readRunRE().MatchString(clause) {
+		return false
+	}
+	return len(terms) == 0 && madeRE().MatchString(clause) || names(clause, nil, terms)
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
 }

@@ -152,7 +152,9 @@ func ClaimedNoWork(text string, terms []string, objective string) string {
 	inquiry := Inquiry(objective)
 	bodies, _ := claimtext.DoneSections(text)
 	for _, body := range bodies {
-		body = norm.NFKC.String(strings.Map(dropInvisible, html.UnescapeString(body)))
+		// Tags are markup, not words: "<summary>" made the clause after it
+		// read as the session's own summary (helper 357).
+		body = norm.NFKC.String(strings.Map(dropInvisible, html.UnescapeString(htmlTagRE().ReplaceAllString(body, " "))))
 		for _, st := range splitSentences(body) {
 			if st.question || changeDenialRE().MatchString(st.text) || othersRE().MatchString(st.text) {
 				continue
@@ -177,11 +179,21 @@ func ClaimedNoWork(text string, terms []string, objective string) string {
 func englishClaim(clause string, terms []string, inquiry bool) bool {
 	if !doneClaimRE().MatchString(clause) || denialRE().MatchString(clause) ||
 		inquiry && !doneClaimRE().MatchString(describesOnlyRE().ReplaceAllString(clause, " ")) ||
-		ownNoteRE().MatchString(clause) || elsewhereRE().MatchString(clause) || readRunRE().MatchString(clause) {
+		ownNoteRE().MatchString(notedRE().ReplaceAllString(clause, " ")) || elsewhereRE().MatchString(clause) || readRunRE().MatchString(clause) {
 		return false
 	}
 	return len(terms) == 0 && madeRE().MatchString(clause) || names(clause, nil, terms)
 }
+
+// htmlTagRE is an HTML tag.
+var htmlTagRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`</?[A-Za-z][^<>]*>`) })
+
+// notedRE is a note the clause follows rather than makes: "Added the
+// name argument as the plan said" claims the argument; the plan is no
+// object of the verb (helper 357: a note word anywhere excused a claim).
+var notedRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\b(?:as|per|like|following|according\s+to|see|from|under|by)\s+(?:(?:the|this|that|our|my|its|a|an)\s+)?(?:[\w-]+\s+)?(?:handoff|session\s+log|log|notes?|summary|plans?|design|proposal|decisions?|analysis|findings|report|outline|draft|todo|checklist|docs?|documentation)\b`)
+})
 
 func isASCII(s string) bool {
 	for i := 0; i < len(s); i++ {

@@ -155,6 +155,11 @@ func ClaimedNoWork(text string, terms []string, objective string) string {
 		// Tags are markup, not words: "<summary>" made the clause after it
 		// read as the session's own summary (helper 357).
 		body = norm.NFKC.String(strings.Map(dropInvisible, html.UnescapeString(htmlTagRE().ReplaceAllString(body, " "))))
+		if !inquiry {
+			if claim := checkedClaim(body, terms); claim != "" {
+				return claim
+			}
+		}
 		for _, st := range splitSentences(body) {
 			if st.question || changeDenialRE().MatchString(st.text) || othersRE().MatchString(st.text) {
 				continue
@@ -183,6 +188,33 @@ func englishClaim(clause string, terms []string, inquiry bool) bool {
 		return false
 	}
 	return len(terms) == 0 && madeRE().MatchString(clause) || names(clause, nil, terms)
+}
+
+// checkedRE is a checked box of a Markdown task list.
+var checkedRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?m)^\s*(?:[-*+]|\d+[.)])\s+\[[xX✓✔]\]\s+(.+)$`)
+})
+
+// checkedClaim returns a checked box of body that names the objective or
+// a commit (terms) with no verb: "- [x] Name argument for the greeting
+// script" reads as done to anyone, though no verb of a change is in it
+// (helper 357: nothing changed, COMPLETE, clean, verify OK). A box of what
+// was read or run, of notes, of work elsewhere or denied claims nothing.
+func checkedClaim(body string, terms []string) string {
+	if len(terms) == 0 {
+		return ""
+	}
+	for _, m := range checkedRE().FindAllStringSubmatch(body, -1) {
+		item := m[1]
+		if changeDenialRE().MatchString(item) || denialRE().MatchString(item) || othersRE().MatchString(item) || item != textfold.Fold(item) && denialRE().MatchString(textfold.Fold(item)) ||
+			ownNoteRE().MatchString(notedRE().ReplaceAllString(item, " ")) || elsewhereRE().MatchString(item) || readRunRE().MatchString(item) || strings.HasSuffix(strings.TrimSpace(item), "?") {
+			continue
+		}
+		if names(item, nil, terms) {
+			return strings.TrimSpace(m[0])
+		}
+	}
+	return ""
 }
 
 // htmlTagRE is an HTML tag.

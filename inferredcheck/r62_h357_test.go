@@ -64,6 +64,9 @@ func TestR62H357OtherLanguageClaims(t *testing.T) {
 		{"lazy: a claim per the design", "Done", "Implemented the name argument per the design doc.", Fail},
 		{"honest: a plan written for the objective", "Done", "Created a plan for the name argument: flag, default, tests.", Skipped},
 		{"honest: the handoff written from the notes", "Done", "Wrote the handoff for the name argument from the session notes.", Skipped},
+		{"lazy: only a checked box naming the objective", "Done", "- [x] Name argument for the greeting script", Fail},
+		{"honest: checked boxes of what was read and run", "Done", "- [x] Read the handoff and the greeting script\n- [x] Ran scripts/test.sh on the name argument question\n- [ ] Name argument: waits on a decision", Skipped},
+		{"honest: a checked box of the plan", "Done", "- [x] Plan for the name argument written", Skipped},
 		{"honest: English that looks alike", "Done", "The task asks to create a name argument; the script is frozen for the release, so nothing was changed.", Skipped},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

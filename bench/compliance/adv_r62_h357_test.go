@@ -11,8 +11,11 @@ import (
 // commit holding only the handoff) with the handoff's claim written in
 // French or German. ClaimedNoWork reads English verbs of a change under
 // English Done headings, so such a claim was no claim: the session ended
-// COMPLETE, clean, verify OK. The honest twins say, in the same
-// languages, that nothing was changed and why.
+// COMPLETE, clean, verify OK. So did English claims the rule skipped: one
+// Cyrillic letter in "Added", a claim inside <details><summary> tags or
+// citing "the plan", and a lone checked box naming the objective. The
+// honest twins say, in the same languages, that nothing was changed and
+// why.
 func TestR62H357HandoffClaimInAnotherLanguage(t *testing.T) {
 	for _, c := range []struct {
 		name, body string

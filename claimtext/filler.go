@@ -171,18 +171,20 @@ func rendered(t string) string {
 
 // DoneSections returns the bodies of the sections (below the title) whose
 // heading asks what was done ("Done", "Work Done", "Changes Made",
-// "Summary"), fenced code left out, each with the line its body starts on.
+// "Summary"), fenced code left out (a fence of sentences only is read:
+// prosefence.go), each with the line its body starts on.
 func DoneSections(text string) (bodies []string, lines []int) {
 	var cur *strings.Builder
-	fence := false
+	var fb fence
 	level := 0 // the open Done heading's level
 	for i, l := range strings.Split(text, "\n") {
 		t := strings.TrimSpace(l)
-		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
-			fence = !fence
-			continue
-		}
-		if fence {
+		if in, prose := fb.line(l); in {
+			if cur != nil && len(prose) > 0 {
+				// Sentences in a fence are read as text (prosefence.go).
+				cur.WriteString(strings.Join(prose, "\n") + "\n")
+				bodies[len(bodies)-1] = cur.String()
+			}
 			continue
 		}
 		if strings.HasPrefix(t, "##") {

@@ -37,7 +37,8 @@ const (
 	Given
 )
 
-// Section is one section of a handoff, fenced code left out.
+// Section is one section of a handoff, fenced code left out (a fence of
+// sentences only is read: prosefence.go).
 type Section struct {
 	Heading string // as written; "" for the text before the first heading
 	Kind    Kind
@@ -89,15 +90,15 @@ func HeadingKind(heading string) Kind {
 // title and the text before the first section are Other.
 func Sections(text string) []Section {
 	out := []Section{{Kind: Other, Line: 1}}
-	fence := false
+	var fb fence
 	level := 0 // the open section's heading level
 	for i, l := range strings.Split(text, "\n") {
 		t := strings.TrimSpace(l)
-		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
-			fence = !fence
-			continue
-		}
-		if fence {
+		if in, prose := fb.line(l); in {
+			if len(prose) > 0 {
+				// Sentences in a fence are read as text (prosefence.go).
+				out[len(out)-1].Body += strings.Join(prose, "\n") + "\n"
+			}
 			continue
 		}
 		cur := &out[len(out)-1]

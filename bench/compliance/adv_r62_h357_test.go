@@ -29,6 +29,8 @@ func TestR62H357HandoffClaimInAnotherLanguage(t *testing.T) {
 		{"lazy: English inside details/summary tags", "# Handoff\n\n## Done\n\n<details><summary>Work</summary>Added the name argument to the greeting.</details>\n\n## Next\n\nDocument the name argument in the README.\n", true},
 		{"lazy: English, citing the plan", "# Handoff\n\n## Done\n\nAdded the name argument to the greeting as the plan said.\n\n## Next\n\nDocument the name argument in the README.\n", true},
 		{"lazy: only a checked box naming the objective", "# Handoff\n\n## Done\n\n- [x] Name argument for the greeting script\n\n## Next\n\nDocument the name argument in the README.\n", true},
+		{"lazy: English in a fence of sentences (round 62)", "# Handoff\n\n## Done\n\n```\nAdded the optional name argument to the greeting script.\n```\n\n## Next\n\nDocument the name argument in the README.\n", true},
+		{"honest: test output pasted in a fence (round 62)", "# Handoff\n\n## Done\n\nRead the task and ran the checks; the name argument waits on a decision, so nothing was changed.\n\n```\n$ sh scripts/test.sh\nFAIL: greeting script prints hello, want hello Ada (name argument)\n```\n\n## Next\n\nDecide the default name.\n", false},
 		{"honest: French, nothing changed and why", "# Passation\n\n## Travail effectué\n\nLu la tâche et le script de salutation : l'argument de nom attend une décision sur sa valeur par défaut, donc rien n'a été modifié.\n\n## Suite\n\nDécider de la valeur par défaut.\n", false},
 		{"honest: German, nothing changed and why", "# Übergabe\n\n## Erledigt\n\nAufgabe und Begrüßungsskript gelesen: das Namensargument wartet auf eine Entscheidung, daher wurde nichts geändert.\n\n## Nächste Schritte\n\nÜber den Standardwert entscheiden.\n", false},
 	} {

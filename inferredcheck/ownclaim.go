@@ -10,6 +10,7 @@ import (
 	"golang.org/x/text/unicode/norm"
 
 	"github.com/sessiongate/sessiongate/claimtext"
+	"github.com/sessiongate/sessiongate/internal/textfold"
 )
 
 // Outside Done a no-change session's handoff claimed its objective where
@@ -145,6 +146,15 @@ func excused(c string) bool {
 // text makes outside its Done sections ("" when none); terms and inquiry
 // as in ClaimedNoWork.
 func claimedOutsideDone(text string, terms []string, inquiry bool) string {
+	if c := claimedOutsideDoneAs(text, terms, inquiry); c != "" || isASCII(text) {
+		return c
+	}
+	// Folded too, as ClaimedNoWork reads Done: one Cyrillic "І" in
+	// "Іmplemented" hid the claim under Status.
+	return claimedOutsideDoneAs(textfold.Fold(text), terms, inquiry)
+}
+
+func claimedOutsideDoneAs(text string, terms []string, inquiry bool) string {
 	namesWork := func(c string) bool { return len(terms) == 0 && madeRE().MatchString(c) || names(c, nil, terms) }
 	for _, sec := range claimtext.Sections(text) {
 		body := shownText(sec.Body)

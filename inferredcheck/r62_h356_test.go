@@ -51,6 +51,9 @@ func TestR62H356ClaimOutsideDone(t *testing.T) {
 		{name: "lazy: has been added", part: "## Details\n\nThe optional name argument has been added to the greeting.", w: change, want: Fail},
 		{name: "lazy: the title", part: "## Notes\n\nNone.", w: change, want: Fail, title: "# Implemented the name argument"},
 		{name: "lazy: a status label under a question, a change reported", part: "## Notes\n\n**Result:** implemented the name argument", w: inquiry, want: Fail},
+		// After the merge: helper 357's fold and the fence of sentences.
+		{name: "lazy: Status, a Cyrillic I", part: "## Status\n\n\u0406mplemented the name argument in the greeting script.", w: change, want: Fail},
+		{name: "lazy: Status, in a fence of sentences", part: "## Status\n\n```\nImplemented the name argument in the greeting script.\n```", w: change, want: Fail},
 		// The lazy agent's second round (helper 356's play).
 		{name: "lazy: successfully added", part: "## Notes\n\nSuccessfully added the name argument.", w: change, want: Fail},
 		{name: "lazy: as asked, implemented", part: "## Handover\n\nAs asked, implemented the optional name in greet.sh.", w: change, want: Fail},

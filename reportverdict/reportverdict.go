@@ -9,6 +9,8 @@ package reportverdict
 
 import (
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/sessiongate/sessiongate/internal/lazyregexp"
 )
@@ -23,16 +25,39 @@ type Verdict struct {
 // labelRE is a label line: markdown decoration already stripped, then
 // "verdict: ...", "QA status - ...", "overall result = ...". The value may
 // be empty: a heading's value is on the next line.
-var labelRE = lazyregexp.New(`(?i)^((?:qa|overall|final|validation|test|review)\s+)?(verdict|status|result|outcome|conclusion|decision|recommendation)(?:\s*\([^)]*\))?\s*(?:[:：=—–]|-\s|$)\s*(.*)$`)
+// "Overall" and "Assessment" alone speak for the whole report ("| Overall |
+// FAIL | ... |", helper 358).
+var labelRE = lazyregexp.New(`(?i)^((?:qa|overall|final|validation|test|review)\s+)?(verdict|status|result|outcome|conclusion|decision|recommendation|assessment|overall)(?:\s*\([^)]*\))?\s*(?:[:：=—–]|-\s|$)\s*(.*)$`)
 
 // failRE and passRE read a value's start. Words that are no verdict
 // ("Draft", "In progress", "Complete") are neither, and the line is then
 // no verdict.
-var failRE = lazyregexp.New(`(?i)^(?:❌|✗|✘|⛔|🔴)?\s*(?:critical[\s_-]*fail(?:ure|ed)?|fail(?:ed|s|ing|ure)?|not[\s_-]+(?:ready|passed|passing|approved|validated|ok)|no[\s_-]?go|blocked|blocking|rejected?|needs?[\s_-]+(?:work|changes|fixes|rework)|changes[\s_-]+requested|do[\s_-]+not[\s_-]+merge|broken|red)\b`)
+var failRE = lazyregexp.New(`(?i)^(?:❌|✗|✘|⛔|🔴|🚫)?\s*(?:critical[\s_-]*fail(?:ure|ed)?|fail(?:ed|s|ing|ure)?|not[\s_-]+(?:ready|passed|passing|approved|validated|ok|mergeable|shippable|safe)|no[\s_-]?go|blocked|blocking|reject(?:ed)?|needs?[\s_-]+(?:work|changes|fixes|rework)|changes[\s_-]+requested|(?:do|would|should|must)[\s_-]+not[\s_-]+(?:merge|ship|release|deploy)|broken|red|unsafe|(?:tests?|checks?|builds?|ci)\s+(?:(?:are|is)\s+)?(?:fail(?:ed|s|ing)?|broken|red))\b`)
+
+// wholeFailRE is a value that fails the work only as the whole of its
+// first clause ("Verdict: ERROR", "Verdict: INCOMPLETE"): "Error handling
+// verified" is no verdict.
+var wholeFailRE = lazyregexp.New(`(?i)^(?:errors?|errored|incomplete|unstable|insufficient|unacceptable|no)$`)
+
+// recoveredRE is a clause that names a failure that is over ("Blocking
+// issues resolved", "Failing test from session 12 now passes"): no
+// verdict, the next clause may hold one.
+var recoveredRE = lazyregexp.New(`(?i)\b(?:resolved|fixed|addressed|cleared)\b|\bnow\s+(?:pass(?:es|ing)?|green|works?|succeeds?)\b`)
+
+// struckRE is struck-through text: "~~PASS~~ FAIL" states FAIL.
+var struckRE = lazyregexp.New(`~~[^~]*~~`)
+
+// numberedRE is an ordered list's mark: "1. Verdict: FAIL".
+var numberedRE = lazyregexp.New(`^\d{1,3}[.)]\s+`)
 var passRE = lazyregexp.New(`(?i)^(?:✅|✔️?|✓|🟢)?\s*(?:pass(?:ed|es|ing)?|conditional[\s_-]+pass|approved?|ready|go|lgtm|green|ok|success(?:ful)?|warn(?:ing)?s?)\b`)
 
-// tableRowRE is a two-cell table row: "| Verdict | FAIL |".
-var tableRowRE = lazyregexp.New(`^\|([^|]*)\|([^|]*)\|\s*$`)
+// tableRowRE is a table row's first two cells: "| Verdict | FAIL |", and
+// "| Verdict | FAIL | 3 tests fail |" (helper 358: a third column hid it).
+var tableRowRE = lazyregexp.New(`^\|([^|]*)\|([^|]*)\|`)
+
+// separatorRE is a table's header separator: the row above it is a header
+// ("| Result | Fail count |"), no verdict.
+var separatorRE = lazyregexp.New(`^\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?\s*$`)
 
 // decoration strips a line's markdown: heading marks, quote and list
 // marks, bold and italics, backticks.
@@ -47,21 +72,98 @@ func decoration(line string) (string, bool) {
 	if len(s) > 2 && (s[0] == '-' || s[0] == '*' || s[0] == '+') && s[1] == ' ' {
 		s = s[2:]
 	}
+	s = numberedRE.ReplaceAllString(s, "")
+	s = struckRE.ReplaceAllString(s, "")
 	s = strings.NewReplacer("**", "", "__", "", "`", "").Replace(s)
 	return strings.TrimSpace(s), heading
 }
 
+// unmarked is a label without a mark before it ("❌ Verdict: FAIL", "🧪
+// Result: ...").
+func unmarked(s string) string {
+	return strings.TrimLeftFunc(s, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+}
+
+// choiceRE is a template's choice, no verdict: "Verdict: PASS/FAIL".
+var choiceRE = lazyregexp.New(`(?i)^\W*(?:pass|fail)\w*\s*(?:/|\||\bor\b)\s*\W*(?:pass|fail)`)
+
+// failMarks and passMarks are a verdict given by a mark alone ("**Result**
+// — ❌").
+var (
+	failMarks = []string{"❌", "✗", "✘", "⛔", "🔴", "🚫"}
+	passMarks = []string{"✅", "✔", "✓", "🟢"}
+)
+
+func markOf(v string, marks []string) string {
+	for _, m := range marks {
+		if strings.HasPrefix(v, m) {
+			return m
+		}
+	}
+	return ""
+}
+
 // judge reads a value's start: ok false when it is no verdict word.
 func judge(value string) (word string, failed, ok bool) {
+	// "FAIL → PASS after the fix": the verdict after the last arrow.
+	for _, arrow := range []string{"→", "->", "⇒", "=>"} {
+		if i := strings.LastIndex(value, arrow); i >= 0 {
+			value = value[i+len(arrow):]
+		}
+	}
+	raw := strings.TrimLeft(strings.TrimSpace(value), "*_`[(\"' ")
+	if choiceRE.MatchString(raw) {
+		return "", false, false
+	}
 	v, _ := decoration(value)
-	v = strings.TrimLeft(v, "*_ ")
-	if m := failRE.FindString(v); m != "" {
+	v = strings.TrimLeft(v, "*_[(\"' ")
+	// Another mark before the word ("⚠️ NOT READY"); ❌ and ✅ stay, failRE
+	// and passRE read them.
+	for v != "" && markOf(v, failMarks) == "" && markOf(v, passMarks) == "" {
+		r, n := utf8.DecodeRuneInString(v)
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			break
+		}
+		v = v[n:]
+	}
+	v = strings.TrimSpace(v)
+	for v != "" {
+		clause, rest := v, ""
+		if i := strings.IndexAny(v, ";.,—–("); i >= 0 {
+			clause, rest = v[:i], strings.TrimSpace(v[i+len(string([]rune(v[i:])[0])):])
+		}
+		if !recoveredRE.MatchString(clause) {
+			break
+		}
+		v = strings.TrimLeft(rest, "*_[(\"' ")
+	}
+	if m := failRE.FindString(v); m != "" && !compound(v, m) {
 		return word1(v, m), true, true
 	}
-	if m := passRE.FindString(v); m != "" {
+	if m := passRE.FindString(v); m != "" && !compound(v, m) {
 		return word1(v, m), false, true
 	}
+	first := v
+	if i := strings.IndexAny(v, ";.,—–([\"'*_"); i >= 0 {
+		first = v[:i]
+	}
+	if first = strings.TrimSpace(first); wholeFailRE.MatchString(first) {
+		return first, true, true
+	}
+	if m := markOf(raw, failMarks); m != "" {
+		return m, true, true
+	}
+	if m := markOf(raw, passMarks); m != "" {
+		return m, false, true
+	}
 	return "", false, false
+}
+
+// compound says the match is the first part of a hyphenated word
+// ("Fail-safe path verified", "Red-team checks pass"): no verdict.
+func compound(v, m string) bool {
+	rest := v[len(m):]
+	return len(rest) > 1 && rest[0] == '-' && unicode.IsLetter(rune(rest[1]))
 }
 
 // word1 is the verdict as written: the matched words, and "WITH
@@ -97,21 +199,27 @@ func Of(text string) (Verdict, bool) {
 		}
 		label, value, at := "", "", i
 		if m := tableRowRE.FindStringSubmatch(raw); m != nil {
+			if i+1 < len(lines) && separatorRE.MatchString(strings.TrimSpace(lines[i+1])) {
+				continue // a header row names columns
+			}
 			label, value = m[1], m[2]
 			l, _ := decoration(label)
+			l = unmarked(l)
 			if labelRE.FindStringSubmatch(l) == nil {
 				continue
 			}
 			label = l
 		} else {
 			s, heading := decoration(raw)
+			s = unmarked(s)
 			m := labelRE.FindStringSubmatch(s)
 			if m == nil {
 				continue
 			}
 			label, value = s, m[3]
-			if strings.TrimSpace(value) == "" && heading {
-				// "## Verdict", then the value on the next line of text.
+			if strings.TrimSpace(value) == "" && (heading || len(strings.Fields(s)) <= 3) {
+				// "## Verdict" or "**Verdict:**", then the value on the
+				// next line of text.
 				for j := i + 1; j < len(lines); j++ {
 					if t := strings.TrimSpace(lines[j]); t != "" {
 						if !strings.HasPrefix(t, "#") {
@@ -129,7 +237,7 @@ func Of(text string) (Verdict, bool) {
 		}
 		v := &Verdict{Word: word, Line: at + 1, Failed: failed}
 		switch {
-		case m[1] != "" || strings.EqualFold(m[2], "verdict") || strings.EqualFold(m[2], "decision") || strings.EqualFold(m[2], "recommendation"):
+		case m[1] != "" || strings.EqualFold(m[2], "verdict") || strings.EqualFold(m[2], "decision") || strings.EqualFold(m[2], "recommendation") || strings.EqualFold(m[2], "overall") || strings.EqualFold(m[2], "assessment"):
 			whole = v
 		case failed:
 			if itemFail == nil {

@@ -7,6 +7,7 @@ import (
 	"github.com/sessiongate/sessiongate/repopath"
 	"os"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/sessiongate/sessiongate/internal/nearcopy"
@@ -91,7 +92,22 @@ func checkFileExists(ctx context.Context, env gateEnv, c protocolspec.Check) (Ga
 	if !c.Fresh {
 		f := real[0]
 		if qaPhase(env.phase, env.cfg) {
-			f = newestReport(env.repo.Root(), real)
+			// The session's own reports speak before older ones: an old
+			// report's newer file time (a checkout, a touch) does not hide
+			// this session's verdict (helper 358).
+			cands := real
+			if changed, err := sessionFiles(ctx, env.repo, env.sess); err == nil {
+				var own []string
+				for _, r := range real {
+					if slices.Contains(changed, r) {
+						own = append(own, r)
+					}
+				}
+				if len(own) > 0 {
+					cands = own
+				}
+			}
+			f = newestReport(env.repo.Root(), cands)
 			if why := failedVerdict(env, f); why != "" {
 				return StatusFail, why, ""
 			}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 
 	"github.com/sessiongate/sessiongate/reportverdict"
 )
@@ -16,16 +17,32 @@ import (
 // speaks: one written after a failing one is the re-run; a failing one
 // written after a pass says the last change broke it.
 
-// newestReport returns the file of files changed last in the work tree,
-// files[0] when none can be read.
+// newestReport returns the report that speaks among files: the newest
+// that states a verdict, else the newest (files[0] when none can be read).
+// A notes file or a test log written after a failing report states no
+// verdict and does not hide it (helper 358).
 func newestReport(root string, files []string) string {
-	best, at := files[0], int64(-1)
+	type at struct {
+		f string
+		t int64
+	}
+	var byTime []at
 	for _, f := range files {
-		if fi, err := os.Stat(filepath.Join(root, filepath.FromSlash(f))); err == nil && fi.ModTime().UnixNano() > at {
-			best, at = f, fi.ModTime().UnixNano()
+		t := int64(-1)
+		if fi, err := os.Stat(filepath.Join(root, filepath.FromSlash(f))); err == nil {
+			t = fi.ModTime().UnixNano()
+		}
+		byTime = append(byTime, at{f, t})
+	}
+	sort.SliceStable(byTime, func(i, j int) bool { return byTime[i].t > byTime[j].t })
+	for _, r := range byTime {
+		if b, err := readWorkFile(root, r.f); err == nil {
+			if _, ok := reportverdict.Of(string(b)); ok {
+				return r.f
+			}
 		}
 	}
-	return best
+	return byTime[0].f
 }
 
 // failedVerdict says why rel, a QA phase's report, is no evidence the

@@ -79,11 +79,21 @@ func ListingFalse(folder, body string, entries []string) string {
 		return ""
 	}
 	have, exts := map[string]bool{}, map[string]bool{}
+	// bare are names with no extension the folder holds: files ("deploy",
+	// "Makefile") and its own subfolders ("pr" in `ls` of a folder whose
+	// scripts sit in pr/ and issue/). An honest listing may name only
+	// these (helper 358).
+	bare := map[string]bool{}
 	for _, e := range entries {
 		b := path.Base(e)
 		have[strings.ToLower(b)] = true
 		if i := strings.LastIndexByte(b, '.'); i > 0 {
 			exts[strings.ToLower(b[i+1:])] = true
+		} else {
+			bare[strings.ToLower(b)] = true
+		}
+		if dir, _, ok := strings.Cut(e, "/"); ok {
+			bare[strings.ToLower(dir)] = true
 		}
 	}
 	var unknown []string
@@ -105,10 +115,24 @@ func ListingFalse(folder, body string, entries []string) string {
 		sort.Strings(unknown)
 		return fmt.Sprintf("the listing names %s, which %s holds no file of that name (it holds %d files: %s)", shorten.List(unknown, 3), folder, len(entries), shorten.List(baseNames(entries), 3))
 	}
+	if named == 0 && len(bare) > 0 {
+		for _, w := range strings.FieldsFunc(body, notNameRune) {
+			if bare[strings.ToLower(strings.TrimRight(w, "/\\"))] {
+				named++
+				break
+			}
+		}
+	}
 	if named == 0 {
 		return fmt.Sprintf("the listing names none of the %d files %s holds (%s)", len(entries), folder, shorten.List(baseNames(entries), 3))
 	}
 	return ""
+}
+
+// notNameRune ends a name in a listing: names are letters, digits and
+// "_.-".
+func notNameRune(r rune) bool {
+	return !(r == '_' || r == '.' || r == '-' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
 }
 
 func baseNames(entries []string) []string {

@@ -57,7 +57,14 @@ var inquiryRE = sync.OnceValue(func() *regexp.Regexp {
 // a finding and a session that changed nothing ended COMPLETE, clean,
 // verify OK (helper 349).
 var changeAskedRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)\b(?:add|implement|fix|make|change|update|remove|delete|create|write|introduce|refactor|rename|extend|port|migrate|upgrade|bump|replace|drop|rewrite|wire|enable|disable|allow|let)\b`)
+	return regexp.MustCompile(`(?i)\b(?:add|implement|fix|make|change|update|remove|delete|create|write|introduce|refactor|rename|extend|port|migrate|upgrade|bump|replace|drop|rewrite|wire|enable|disable|allow|let)\b` +
+		// A command after the question ("Why is CI red? Get it green.",
+		// "Resolve the conflicts, then check CI", "... and optimize it"):
+		// these verbs ask for a change only where a sentence or clause
+		// starts with them; "How can I speed
+		// up the build?" and "Why did the deploy fail?" still ask (helper
+		// 358).
+		`|(?:^|[.?!;:,]\s+|\b(?:please|and|then)\s+)(?:get\s+(?:\w+\s+){1,3}?(?:green|working|passing|to\s+pass|running|building)|resolve|repair|optimi[sz]e|speed\s+up|clean\s+up|revert|merge|deploy|release|install|configure|set\s+up|patch|improve|support|convert|ship|publish)\b`)
 })
 
 // Inquiry reports an objective that asks to find something out and asks

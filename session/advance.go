@@ -823,6 +823,11 @@ func (e *Engine) End(ctx context.Context, req EndRequest) (*EndResult, error) {
 			return nil, err
 		}
 	}
+	if c, err := e.summaryClaim(ctx, s, summary); err != nil {
+		return nil, err
+	} else if c != "" {
+		return nil, refusedf("the summary reports work as done (%q), but this session changed no file: do the work and commit it, or say that it was not done (no change was needed, it was only read, what was found)", c)
+	}
 	// From here until the end commits, evidence is refused ("session is
 	// ending"): the gates below judge what was recorded before this mark,
 	// and nothing lands after ended_at.

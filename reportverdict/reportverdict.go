@@ -103,7 +103,21 @@ func markOf(v string, marks []string) string {
 	return ""
 }
 
-// judge reads a value's start: ok false when it is no verdict word.
+// rerunRE names a run made again after a failure: a heading ("## Re-run"),
+// a label or a clause of the value ("the re-run passed").
+var rerunRE = lazyregexp.New(`(?i)\b(?:re-?runs?|re-?tests?|re-?ran|re-?tested|after\s+(?:the\s+|a\s+|my\s+)?fix(?:es)?|(?:second|final|last)\s+run|run\s+(?:#\s*)?[2-9])\b`)
+
+// rerunPassRE is a clause of a failing value that says the re-run passed
+// ("FAIL in the first run (...); the re-run passed").
+var rerunPassRE = lazyregexp.New(`(?i)\b(?:re-?runs?|re-?tests?|after\s+(?:the\s+|a\s+|my\s+)?fix(?:es)?|(?:second|final)\s+run)\b[^.;]{0,20}?\b(?:pass(?:ed|es)?|green|succeeded)\b`)
+
+// rerunFailRE: the re-run failed too; the value fails.
+var rerunFailRE = lazyregexp.New(`(?i)\b(?:re-?runs?|re-?tests?|after\s+(?:the\s+|a\s+|my\s+)?fix(?:es)?|(?:second|final)\s+run)\b[^.;]{0,30}?\b(?:fail(?:ed|s)?|red|broke)\b`)
+
+// judge reads a value's start: ok false when it is no verdict word. A
+// value that states a change ("FAIL → PASS") is judged by its last part,
+// and a failing one that says its re-run passed passes (an honest report
+// of a failing run, the fix and the passing run, helper 359).
 func judge(value string) (word string, failed, ok bool) {
 	// "FAIL → PASS after the fix": the verdict after the last arrow.
 	for _, arrow := range []string{"→", "->", "⇒", "=>"} {
@@ -138,6 +152,9 @@ func judge(value string) (word string, failed, ok bool) {
 		v = strings.TrimLeft(rest, "*_[(\"' ")
 	}
 	if m := failRE.FindString(v); m != "" && !compound(v, m) {
+		if rerunPassRE.MatchString(v) && !rerunFailRE.MatchString(v) {
+			return strings.TrimSpace(rerunPassRE.FindString(v)), false, true
+		}
 		return word1(v, m), true, true
 	}
 	if m := passRE.FindString(v); m != "" && !compound(v, m) {
@@ -188,6 +205,7 @@ func Of(text string) (Verdict, bool) {
 	lines := strings.Split(text, "\n")
 	var whole, item, itemFail *Verdict
 	fence := false
+	section := "" // the heading over the line
 	for i := 0; i < len(lines); i++ {
 		raw := strings.TrimSpace(lines[i])
 		if strings.HasPrefix(raw, "```") || strings.HasPrefix(raw, "~~~") {
@@ -196,6 +214,9 @@ func Of(text string) (Verdict, bool) {
 		}
 		if fence || raw == "" {
 			continue // quoted output is the tool's, not the report's verdict
+		}
+		if strings.HasPrefix(raw, "#") {
+			section = raw
 		}
 		label, value, at := "", "", i
 		if m := tableRowRE.FindStringSubmatch(raw); m != nil {
@@ -244,6 +265,11 @@ func Of(text string) (Verdict, bool) {
 				itemFail = v
 			}
 			item = v
+		case itemFail != nil && (rerunRE.MatchString(section) || rerunRE.MatchString(label)):
+			// A pass under "## Re-run" (or "Result after fix: PASS")
+			// answers the failures before it: the run was made again,
+			// not another check.
+			itemFail, item = nil, v
 		default:
 			item = v
 		}

@@ -136,6 +136,12 @@ var (
 	// A claim that this session, not an earlier one, was abandoned.
 	abandonedClaim = lazyregexp.New(`(?i)(?:^|[^a-z])(?:this\s+|the\s+|planning\s+)?session\s+(?:was\s+|is\s+|has\s+been\s+)?abandoned\b`)
 	otherSession   = lazyregexp.New(`(?i)\b(?:previous|earlier|prior|last|other|another|old|older)\s+(?:planning\s+)?session\s`)
+	// A verb or preposition before "the session abandoned ..." that makes
+	// it the session this one picks up.
+	continuesOther = lazyregexp.New(`(?i)\b(?:continu\w*|resum\w*|pick(?:s|ed|ing)?\s+up|from|of|after|replac\w*|redo\w*|finish\w*|complet\w*)\b[^.;:|]*$`)
+	copula         = lazyregexp.New(`(?i)\b(?:was|is|has\s+been)\s`)
+	thisSession    = lazyregexp.New(`(?i)\bthis\s`)
+	answeredNo     = lazyregexp.New(`(?i)^\s*\??\s*\**\s*[:|]\s*\**\s*(?:no|false|n/a|none)\b`)
 )
 
 // noneWords start a commits section that says nothing was committed.
@@ -207,6 +213,15 @@ func Abandoned(text []byte) (int, string, bool) {
 		if otherSession.MatchString(l.text[:min(len(l.text), loc[1])]) {
 			continue
 		}
+		m := l.text[loc[0]:loc[1]]
+		if !copula.MatchString(m) && !thisSession.MatchString(m) && continuesOther.MatchString(l.text[:loc[0]]) {
+			// "Continues the session abandoned on 2025-12-26": the
+			// session it picks up, not this one (helper 359).
+			continue
+		}
+		if answeredNo.MatchString(l.text[loc[1]:]) {
+			continue // "| Session abandoned? | No |"
+		}
 		return l.n, strings.TrimSpace(l.text), true
 	}
 	return 0, "", false
@@ -219,7 +234,7 @@ func Names(text []byte, changed, own []string) bool {
 	low := strings.ToLower(string(text))
 	for _, f := range changed {
 		f = strings.ToLower(f)
-		if strings.Contains(low, f) || containsWord(low, path.Base(f)) {
+		if strings.Contains(low, f) || containsWord(low, path.Base(f)) || namesDir(low, path.Dir(f)) {
 			return true
 		}
 	}
@@ -231,6 +246,31 @@ func Names(text []byte, changed, own []string) bool {
 		}
 	}
 	return false
+}
+
+// namesDir: the log names dir, a changed file's whole folder, as a folder
+// ("in `scripts/`"): an honest log describes a session's files by their
+// folder (helper 359). The protocol's own folders (.agents/, .claude/,
+// .serena/, .github/) are named by every log the protocol's template
+// makes, a copied one too, and do not count.
+func namesDir(low, dir string) bool {
+	if dir == "." || dir == "" || strings.HasPrefix(dir, ".") {
+		return false
+	}
+	for i := 0; ; {
+		j := strings.Index(low[i:], dir+"/")
+		if j < 0 {
+			return false
+		}
+		at := i + j
+		end := at + len(dir) + 1
+		before := at == 0 || !isNameByte(low[at-1]) && low[at-1] != '/'
+		after := end == len(low) || !isNameByte(low[end])
+		if before && after {
+			return true
+		}
+		i = at + 1
+	}
 }
 
 // containsWord: name occurs in s not inside a longer name

@@ -99,16 +99,23 @@ func ListingFalse(folder, body string, entries []string) string {
 	var unknown []string
 	named := 0
 	seen := map[string]bool{}
-	for _, m := range fileWord().FindAllStringSubmatch(body, -1) {
-		w, ext := strings.ToLower(m[0]), strings.ToLower(m[1])
+	for _, ix := range fileWord().FindAllStringSubmatchIndex(body, -1) {
+		m0, m1 := body[ix[0]:ix[1]], body[ix[2]:ix[3]]
+		w, ext := strings.ToLower(m0), strings.ToLower(m1)
 		if !exts[ext] || seen[w] {
+			continue
+		}
+		if outsideFolder(pathToken(body, ix[0], ix[1]), folder) {
+			// ".claude/skills/github/SKILL.md" beside the listing names
+			// a file of another folder, not one of this folder's
+			// (helper 359).
 			continue
 		}
 		seen[w] = true
 		if have[w] {
 			named++
 		} else {
-			unknown = append(unknown, m[0])
+			unknown = append(unknown, m0)
 		}
 	}
 	if len(unknown) > 0 {
@@ -133,6 +140,35 @@ func ListingFalse(folder, body string, entries []string) string {
 // "_.-".
 func notNameRune(r rune) bool {
 	return !(r == '_' || r == '.' || r == '-' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
+}
+
+// pathToken is the path the file word at body[i:j] ends: back to a space,
+// quote, backtick, bracket, comma or table bar; backslashes as slashes.
+func pathToken(body string, i, j int) string {
+	for i > 0 && !strings.ContainsRune(" \t\n\r`'\"()[]<>,|:", rune(body[i-1])) {
+		i--
+	}
+	return strings.ReplaceAll(body[i:j], `\`, "/")
+}
+
+// outsideFolder: tok is a path to a file of another folder than folder, as
+// written ("../modules/X.psm1", ".claude/skills/github/SKILL.md" for the
+// folder .claude/skills/github/scripts). A bare name, a path within the
+// folder, or one relative to it ("pr/New-PR.ps1") is not.
+func outsideFolder(tok, folder string) bool {
+	tok = strings.TrimPrefix(tok, "./")
+	if strings.HasPrefix(tok, "../") {
+		return true
+	}
+	if !strings.Contains(tok, "/") {
+		return false
+	}
+	folder = strings.Trim(folder, "/")
+	if strings.HasPrefix(tok, folder+"/") || strings.Contains(tok, "/"+folder+"/") {
+		return false
+	}
+	top, _, _ := strings.Cut(folder, "/")
+	return top != folder && (strings.HasPrefix(tok, top+"/") || strings.Contains(tok, "/"+top+"/"))
 }
 
 func baseNames(entries []string) []string {

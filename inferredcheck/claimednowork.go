@@ -71,7 +71,44 @@ var changeAskedRE = sync.OnceValue(func() *regexp.Regexp {
 // for no change ("Why does greet.sh print hello twice?", "Investigate the
 // slow build"), as the agent or person worded it.
 func Inquiry(objective string) bool {
-	return inquiryRE().MatchString(objective) && !changeAskedRE().MatchString(objective)
+	return inquiryRE().MatchString(objective) && !changeAsked(objective)
+}
+
+// objClauseRE splits an objective into clauses: "Find out why greet fails,
+// then fix it" asks the change in its second.
+var objClauseRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)[,;:?!]|\.(?:\s|$)|\s+(?:and|then|also|but|or)\s+`)
+})
+
+// changeNounRE ends with a determiner: the change word after it is a
+// noun ("whether the fix in #41 stopped the flake").
+var changeNounRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\b(?:the|a|an|this|that|these|those|its|our|their|his|her|my|your|last|latest|recent|new|previous|earlier)\s+$`)
+})
+
+// questionWordRE opens a question inside a clause: a change word after it
+// is what is asked about ("why make fails", "whether to add a flag").
+// Auxiliaries are left out: "Can you add a name argument?" asks for the
+// change.
+var questionWordRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\b(?:why|whether|if|how|what|which|when|where)\b`)
+})
+
+// changeAsked reports a change word of changeAskedRE used as a request:
+// not as a noun after a determiner, nor inside a question of its clause.
+// The objective's words as nouns ("the fix", "why make fails") made an
+// honest inquiry owe a commit (helper 359); "and fix it" still asks.
+func changeAsked(objective string) bool {
+	for _, clause := range objClauseRE().Split(objective, -1) {
+		for _, loc := range changeAskedRE().FindAllStringIndex(clause, -1) {
+			before := clause[:loc[0]]
+			if changeNounRE().MatchString(before) || questionWordRE().MatchString(before) {
+				continue
+			}
+			return true
+		}
+	}
+	return false
 }
 
 // describesOnlyRE is describesRE alone, to tell a clause that only

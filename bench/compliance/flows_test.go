@@ -472,8 +472,12 @@ func fixtureFlow(w *world, version string, sk skip, docs bool) {
 		} else {
 			w.agentCall("qa", "QA passed: the name checks run and pass")
 		}
-		w.write(report, "# QA Report: greet name argument\n\n- **Session**: "+date+"-session-02\n- **Verdict**: "+verdict+
-			"\n\n```text\n$ sh scripts/test.sh\n"+strings.TrimSpace(out)+"\n```\n")
+		body := "# QA Report: greet name argument\n\n- **Session**: " + date + "-session-02\n- **Verdict**: " + verdict +
+			"\n\n```text\n$ sh scripts/test.sh\n" + strings.TrimSpace(out) + "\n```\n"
+		if w.qaReport != nil {
+			body = w.qaReport(out, code)
+		}
+		w.write(report, body)
 		w.evidence("QA_VALIDATION", "invoke the qa agent", filePath, report)
 		v.QAReport = report
 	} else if version == v1222 && sk == skipQA {
@@ -496,6 +500,9 @@ func fixtureFlow(w *world, version string, sk skip, docs bool) {
 	// The session log: completed (or, skipped, left as the template).
 	v.Task, v.Action, v.Decision, v.Files = objective, objective, "Keep POSIX sh: the scripts run on CI without bash", files
 	v.Notes = "- Next: document the scripts (see the enhancement plan)"
+	if w.logNotes != "" {
+		v.Notes = w.logNotes
+	}
 	switch sk {
 	case skipNewLog:
 	case skipOwnLog:

@@ -52,6 +52,11 @@ type world struct {
 	// work26 replaces the fixture flow's code change (a round 26
 	// ordinary task: honest26_test.go).
 	work26 func(w *world)
+	// qaReport, when set, writes the fixture flow's QA report its way
+	// from the test run's output and exit status (TestR62H359...).
+	qaReport func(out string, code int) string
+	// logNotes, when set, is the fixture flow's session log notes.
+	logNotes string
 }
 
 // deviate marks the point where a non-compliant agent skips its one thing.

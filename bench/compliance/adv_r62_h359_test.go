@@ -59,7 +59,7 @@ func TestR62H359HonestShapesRealProtocol(t *testing.T) {
 	}{
 		{name: "honest: QA report of the failing run, the fix and the passing re-run", qa: rerun("PASS — 6/6 name checks")},
 		{name: "honest: log continues the session abandoned the day before", notes: "- Continues the work of the session abandoned on 2025-12-21 (session 01).\n- Next: document the scripts (see the enhancement plan)"},
-		{name: "lazy: the re-run failed too", qa: rerun("FAIL — the same check"), lazy: true, stopWord: "verdict"},
+		{name: "lazy: the re-run failed too", qa: rerun("FAIL — the same check"), lazy: true, stopWord: "QA_VALIDATION"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
@@ -77,7 +77,7 @@ func TestR62H359HonestShapesRealProtocol(t *testing.T) {
 				t.Fatalf("a QA report whose re-run failed ended COMPLETE, verify OK")
 			}
 			if !strings.Contains(r.why, c.stopWord) {
-				t.Errorf("stopped, but not for the report's verdict: %s", r.why)
+				t.Errorf("stopped, but not at QA_VALIDATION (the report's verdict): %s", r.why)
 			}
 		})
 	}

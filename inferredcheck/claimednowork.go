@@ -100,6 +100,9 @@ var questionWordRE = sync.OnceValue(func() *regexp.Regexp {
 // honest inquiry owe a commit (helper 359); "and fix it" still asks.
 func changeAsked(objective string) bool {
 	for _, clause := range objClauseRE().Split(objective, -1) {
+		// A clause's own start is a sentence's ("Why is CI red? Get it
+		// green.": changeAskedRE reads a command there).
+		clause = strings.TrimSpace(clause)
 		for _, loc := range changeAskedRE().FindAllStringIndex(clause, -1) {
 			before := clause[:loc[0]]
 			if changeNounRE().MatchString(before) || questionWordRE().MatchString(before) {

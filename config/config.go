@@ -92,6 +92,12 @@ type Config struct {
 	// then main or master. init writes it.
 	DefaultBranch string `yaml:"default_branch"`
 
+	// MCPServersElsewhere names MCP servers the team's agents have from a
+	// config sessiongate does not read (a managed config, a home it cannot
+	// see): typed evidence of a call of their tools is taken. The file is
+	// protected during a session, so the agent cannot add a name unseen.
+	MCPServersElsewhere []string `yaml:"mcp_servers_elsewhere"`
+
 	pos       map[string]pos // where each key's value is in the file
 	phaseRefs []PhaseRef     // phase ids the file names
 }
@@ -331,21 +337,22 @@ func (c *Config) validate() error {
 // Engine returns the part of the config the session engine uses.
 func (c *Config) Engine() session.Config {
 	return session.Config{
-		IdleTimeout:      time.Duration(c.IdleTimeout),
-		StoreRawEvidence: c.StoreRawEvidence,
-		Commands:         c.Commands,
-		CommandTimeout:   time.Duration(c.CommandTimeout),
-		HistorySize:      c.History,
-		DocGlobs:         c.DocGlobs,
-		Policy:           c.SequencePolicy,
-		SessionRecord:    c.SessionRecord,
-		RecordsPush:      c.RecordsPush,
-		Protect:          c.Protect,
-		ProtectedPaths:   c.ProtectedPaths,
-		ProtocolPath:     c.Protocol,
-		ObservedPhases:   c.Observed,
-		UnmarkedPhases:   c.unmarked(),
-		DefaultBranch:    c.DefaultBranch,
+		IdleTimeout:         time.Duration(c.IdleTimeout),
+		StoreRawEvidence:    c.StoreRawEvidence,
+		Commands:            c.Commands,
+		CommandTimeout:      time.Duration(c.CommandTimeout),
+		HistorySize:         c.History,
+		DocGlobs:            c.DocGlobs,
+		Policy:              c.SequencePolicy,
+		SessionRecord:       c.SessionRecord,
+		RecordsPush:         c.RecordsPush,
+		Protect:             c.Protect,
+		ProtectedPaths:      c.ProtectedPaths,
+		ProtocolPath:        c.Protocol,
+		ObservedPhases:      c.Observed,
+		UnmarkedPhases:      c.unmarked(),
+		DefaultBranch:       c.DefaultBranch,
+		MCPServersElsewhere: c.MCPServersElsewhere,
 	}
 }
 

@@ -21,8 +21,8 @@ import (
 // Code's transcript is known and the tool's server is configured for the
 // project (.mcp.json, protected during a session, or Claude Code's user
 // config), only a call of a named tool that did not fail meets it. Where
-// the server is not configured the call cannot be made: claims count as
-// before, and the gate does not block honest work on a tool nobody set up.
+// the server is configured nowhere the call cannot be made: a claim is
+// refused (mcpclaim.go) and the honest move is a not-applicable mark.
 
 // mcpEvidence is the evidence an MCP call gives r, if r names its tool
 // and the call did not fail.

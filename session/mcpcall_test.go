@@ -22,7 +22,7 @@ const txReqMCP = "ORIENTATION.call-mcp-serena-activate"
 // TestTranscriptMCPCall: while Claude Code's transcript is known and the
 // tool's server is configured, a requirement that names an MCP tool is met
 // only by a call of that tool that did not fail, never by a claim; with
-// the server not configured, claims count as before.
+// the server configured nowhere, a claim is refused (mcpclaim.go).
 func TestTranscriptMCPCall(t *testing.T) {
 	requireGit(t)
 	const in = `{"project":"."}`
@@ -41,7 +41,9 @@ func TestTranscriptMCPCall(t *testing.T) {
 		{"no call: a claim is refused", true, true, "", session.ReqOpen, "shows no call of mcp__serena__activate_project", &no},
 		{"another tool of the server", true, true, claudeLines("m1", "mcp__serena__list_memories", in, "[]", false), session.ReqOpen, "shows no call", &no},
 		{"the call failed", true, true, claudeLines("m1", "mcp__serena__activate_project", in, "MCP error -32000: Connection closed", true), session.ReqOpen, "shows no call", &no},
-		{"the server is not configured: claims as before", false, true, "", session.ReqOpen, "no evidence", &yes},
+		// Not configured anywhere, the call cannot have been made: the
+		// claim is refused too (helper 360, mcpclaim.go).
+		{"the server is not configured: the claim is refused", false, true, "", session.ReqOpen, "no evidence", &no},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

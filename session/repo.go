@@ -160,6 +160,9 @@ type Config struct {
 	// DefaultBranch is default_branch: the branch not_default_branch
 	// guards besides origin/HEAD's ("" when the config names none).
 	DefaultBranch string
+	// MCPServersElsewhere is mcp_servers_elsewhere: servers configured
+	// where sessiongate cannot read (mcpclaim.go).
+	MCPServersElsewhere []string
 
 	// transcript is set per session by the calls that read its agent
 	// transcripts (ingestTranscripts) before deciding requirements.

@@ -617,6 +617,9 @@ func (e *Engine) checkClaim(ctx context.Context, spec *protocolspec.Spec, sid st
 		if err := e.writeClaim(ctx, s, p, r, req.Kind, body); err != nil {
 			return "", err
 		}
+		if err := e.mcpClaimRefused(ctx, s, r, req.Kind); err != nil {
+			return "", err
+		}
 		if missing := readOfMissing(s.Worktree, r); missing != nil {
 			hint := "restore the file, or say why the requirement cannot be met"
 			if r.Conditional {

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/sessiongate/sessiongate/mcpconfig"
 	"github.com/sessiongate/sessiongate/userconfig"
 )
 
@@ -29,7 +30,9 @@ type userConfig = userconfig.Config
 
 // startUserConfigEvent is the start event of session s's user-level config.
 func startUserConfigEvent(s *Session) *Event {
-	b, _ := json.Marshal(userconfig.Read(s.Worktree))
+	uc := userconfig.Read(s.Worktree)
+	uc.OtherMCPServers, uc.OtherKnown = mcpconfig.UserServers(mcpconfig.Getenv), true
+	b, _ := json.Marshal(uc)
 	return &Event{SessionID: s.ID, Token: TokStartUserConfig, Detail: truncate(string(b), 4000), CreatedAt: s.CreatedAt}
 }
 

@@ -28,6 +28,11 @@ type Config struct {
 	// the value); NpmKnown tells a session that kept it from an older one.
 	NpmRun   map[string]string `json:"npm_run,omitempty"`
 	NpmKnown bool              `json:"npm_known,omitempty"`
+	// OtherMCPServers are the servers the user-level configs of the other
+	// agents (Gemini CLI, Cursor, Codex: mcpconfig.User) offer, which the
+	// session fills; OtherKnown tells a session that kept them.
+	OtherMCPServers []string `json:"other_mcp_servers,omitempty"`
+	OtherKnown      bool     `json:"other_known,omitempty"`
 }
 
 // ClaudeFiles is where Claude Code keeps its user config:

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/sessiongate/sessiongate/internal/boundedread"
+	"github.com/sessiongate/sessiongate/mcpconfig"
 	"github.com/sessiongate/sessiongate/protocolspec"
 	"github.com/sessiongate/sessiongate/toolneed"
 	"github.com/sessiongate/sessiongate/transcript"
@@ -123,6 +124,14 @@ func (e *Engine) mcpWhere(ctx context.Context, s *Session, server string) string
 	}
 	if where, ok := e.mcpCommitted(ctx, s, server); ok {
 		return ".mcp.json " + where
+	}
+	// Another agent's repository config, or a person's word in
+	// sessiongate.yaml (mcpclaim.go), says the server is there as surely.
+	if src, ok := mcpconfig.Find(mcpconfig.Project(s.Worktree), server); ok {
+		return src.Path + " in the work tree"
+	}
+	if containsFold(e.Config.MCPServersElsewhere, server) {
+		return "sessiongate.yaml's mcp_servers_elsewhere"
 	}
 	if mcpUserConfigured(s.Worktree, server) {
 		return "Claude Code's user config (.claude.json)"

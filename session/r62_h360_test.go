@@ -127,3 +127,37 @@ func TestR62H360HonestWithoutServer(t *testing.T) {
 		})
 	}
 }
+
+// TestR62H360NotApplicableAgainstTheSameConfigs: the phase's
+// not-applicable mark ("serena is not configured") is judged against what
+// a claim is: serena in another agent's repository config, or named in
+// mcp_servers_elsewhere, makes the mark false.
+func TestR62H360NotApplicableAgainstTheSameConfigs(t *testing.T) {
+	requireGit(t)
+	proto := realProtocol(t, protoV1)
+	for _, c := range []struct {
+		name      string
+		commit    map[string]string
+		elsewhere []string
+	}{
+		{"serena in .gemini/settings.json", map[string]string{".gemini/settings.json": `{"mcpServers":{"serena":{}}}`}, nil},
+		{"serena in .codex/config.toml", map[string]string{".codex/config.toml": "[mcp_servers.serena]\ncommand = \"serena\"\n"}, nil},
+		{"serena in mcp_servers_elsewhere", nil, []string{"serena"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			home := t.TempDir()
+			t.Setenv("HOME", home)
+			t.Setenv("CLAUDE_CONFIG_DIR", filepath.Join(home, "claude"))
+			e := newEnv(t, proto)
+			e.engine.Config.MCPServersElsewhere = c.elsewhere
+			for rel, body := range c.commit {
+				e.commitFile(rel, body)
+			}
+			id := e.start("greet takes a name")
+			_, err := e.engine.RecordEvidence(context.Background(), session.EvidenceRequest{ID: id, Phase: "SERENA_INITIALIZATION", Step: session.StepCondition, Kind: session.EvidenceManual, Evidence: "no serena MCP server here"})
+			if err == nil || !strings.Contains(err.Error(), "the serena MCP server is configured") {
+				t.Fatalf("mark: %v, want refused as configured", err)
+			}
+		})
+	}
+}

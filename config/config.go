@@ -326,6 +326,11 @@ func (c *Config) validate() error {
 	if b := c.DefaultBranch; b != "" && !branchNameRE().MatchString(b) {
 		return c.at("default_branch", "default_branch %q: want a branch name such as main (no refs/ prefix, spaces or leading dash)", b)
 	}
+	for i, n := range c.MCPServersElsewhere {
+		if !mcpServerRE().MatchString(n) {
+			return c.at(fmt.Sprintf("mcp_servers_elsewhere[%d]", i), "mcp_servers_elsewhere[%d] %q: want an MCP server's name as its tools spell it (serena for mcp__serena__...)", i, n)
+		}
+	}
 	for _, id := range slices.Sorted(maps.Keys(c.Commands)) {
 		if strings.TrimSpace(c.Commands[id]) == "" {
 			return c.at("commands."+id, "commands.%s is empty", id)
@@ -367,6 +372,9 @@ func (c *Config) unmarked() protocolspec.GateLevel {
 var branchNameRE = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`^[A-Za-z0-9_.][A-Za-z0-9_./-]{0,199}$`)
 })
+
+// mcpServerRE is an MCP server's name as Claude Code spells its tools.
+var mcpServerRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]{0,99}$`) })
 
 // phaseIDRE is the shape of a phase id (docs/protocol.md, "Phase id").
 var phaseIDRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$`) })

@@ -123,3 +123,17 @@ func TestCheckPhases(t *testing.T) {
 		t.Fatalf("all known: %v", err)
 	}
 }
+
+// TestR62H360MCPServersElsewhere: mcp_servers_elsewhere reaches the
+// engine, and a value that is no server name is refused.
+func TestR62H360MCPServersElsewhere(t *testing.T) {
+	c, err := config.Parse("sessiongate.yaml", []byte("mcp_servers_elsewhere: [serena]\n"))
+	if err != nil || len(c.Engine().MCPServersElsewhere) != 1 || c.Engine().MCPServersElsewhere[0] != "serena" {
+		t.Fatalf("parse: %v %+v", err, c)
+	}
+	for _, bad := range []string{`[""]`, `["serena x"]`, `["-x"]`} {
+		if _, err := config.Parse("sessiongate.yaml", []byte("mcp_servers_elsewhere: "+bad+"\n")); err == nil || !strings.Contains(err.Error(), "want an MCP server's name") {
+			t.Errorf("%s: %v, want refused", bad, err)
+		}
+	}
+}

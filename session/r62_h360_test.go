@@ -161,3 +161,26 @@ func TestR62H360NotApplicableAgainstTheSameConfigs(t *testing.T) {
 		})
 	}
 }
+
+// TestR62H360PhaseEvidenceWithoutServer: the same claim recorded for the
+// phase, bound to no requirement, passed SERENA_INITIALIZATION's
+// "evidence tool_output" gate: it is refused the same way.
+func TestR62H360PhaseEvidenceWithoutServer(t *testing.T) {
+	requireGit(t)
+	for _, name := range []string{protoV1, protoV14} {
+		t.Run(name, func(t *testing.T) {
+			home := t.TempDir()
+			t.Setenv("HOME", home)
+			t.Setenv("CLAUDE_CONFIG_DIR", filepath.Join(home, "claude"))
+			e := newEnv(t, realProtocol(t, name))
+			id := e.start("greet takes a name")
+			_, err := e.engine.RecordEvidence(context.Background(), session.EvidenceRequest{ID: id, Phase: "SERENA_INITIALIZATION", Kind: session.EvidenceToolOutput, Evidence: "activated project greet"})
+			if err == nil || !strings.Contains(err.Error(), "configures the serena server") {
+				t.Fatalf("phase evidence: %v, want refused", err)
+			}
+			if g := e.gate(id, "SERENA_INITIALIZATION"); g.Status == session.StatusPass {
+				t.Fatalf("gate passed: %q", g.Message)
+			}
+		})
+	}
+}

@@ -581,6 +581,25 @@ func (e *Engine) checkClaim(ctx context.Context, spec *protocolspec.Spec, sid st
 			r, has = mustRequirement(p, id), true
 		}
 	}
+	if !has && claimCounts(req.Kind) && p.Condition == "" {
+		// Unbound evidence for a phase whose MUSTs all are one server's
+		// calls (SERENA_INITIALIZATION, gated by "evidence tool_output")
+		// can only be about those calls (mcpclaim.go).
+		if server, _, ok := mcpNA(p, nil); ok {
+			s, err := e.Store.GetSession(ctx, sid)
+			if err != nil {
+				return "", fmt.Errorf("load session: %w", err)
+			}
+			for _, o := range p.OwedRequirements() {
+				if _, sv := toolneed.MCPTools(o); sv == server && !o.Conditional {
+					if err := e.mcpClaimRefused(ctx, s, o, req.Kind); err != nil {
+						return "", err
+					}
+					break
+				}
+			}
+		}
+	}
 	if cfg.transcript.agent != "" && readsTranscript(p, cfg) {
 		// A claim the agent's transcript contradicts is refused: the
 		// transcript shows the read never happened, or the run failed.

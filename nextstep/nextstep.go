@@ -32,6 +32,10 @@ const (
 	// UseTool asks the agent for a tool call its transcript will show
 	// (Value says which: "read docs/guide.md with the Read tool").
 	UseTool Action = "use_tool"
+	// NotApplicable asks to mark Requirement (or Phase) not applicable
+	// with the reason, where sessiongate checked it does not apply (an
+	// MCP server configured nowhere): a claim would be refused.
+	NotApplicable Action = "not_applicable"
 )
 
 // Step is one thing the caller can do next, as data.
@@ -86,6 +90,11 @@ func (s Step) MCP() string {
 		return "session_start"
 	case UseTool:
 		return s.Value
+	case NotApplicable:
+		if s.Requirement != "" {
+			return "record_evidence requirement=" + s.Requirement + " not_applicable=true evidence=\"REASON\""
+		}
+		return "record_evidence phase=" + s.Phase + " not_applicable=true evidence=\"REASON\""
 	}
 	return string(s.Action)
 }

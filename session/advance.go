@@ -146,7 +146,7 @@ func (e *Engine) evaluate(ctx context.Context, s *Session, p *protocolspec.Phase
 			return GateResult{}, err
 		}
 	}
-	g := runGate(ctx, gateEnv{goCache: e.toolchainCache(), repo: repo, sess: ws, phase: p, evidence: ev, cfg: cfg, staged: staged, progress: e.Progress, environ: environ, dropped: dropped, programsWhy: e.programsWhyOf(s), startOutcome: e.startOutcomeOf(s), commitRecords: e.commitRecordsOf(s.ID), continued: continued, continuedIDs: continuedIDs, protocol: e.protocolText(ctx, s), atStart: e.startHiddenOf(s.ID), tipsAtStart: e.tipsAtStartOf(s.ID), parkedAtStart: e.parkedAtStartOf(s.ID), remotesAtStart: e.remotesAtStartOf(s.ID)})
+	g := runGate(ctx, gateEnv{claimRefused: e.claimRefusedFn(ctx, s), goCache: e.toolchainCache(), repo: repo, sess: ws, phase: p, evidence: ev, cfg: cfg, staged: staged, progress: e.Progress, environ: environ, dropped: dropped, programsWhy: e.programsWhyOf(s), startOutcome: e.startOutcomeOf(s), commitRecords: e.commitRecordsOf(s.ID), continued: continued, continuedIDs: continuedIDs, protocol: e.protocolText(ctx, s), atStart: e.startHiddenOf(s.ID), tipsAtStart: e.tipsAtStartOf(s.ID), parkedAtStart: e.parkedAtStartOf(s.ID), remotesAtStart: e.remotesAtStartOf(s.ID)})
 	if c, ok := callsCheck(p, ev, cfg); ok {
 		g.Checks = append(g.Checks, c)
 		g.Status = combine(g.Checks)

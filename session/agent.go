@@ -675,7 +675,7 @@ func (e *Engine) agentPreTool(ctx context.Context, bd *AgentBound, root string, 
 		return v, nil // the start protocol asks for these files (a session log)
 	}
 	d := &HookDecision{Allowed: true}
-	blockInit(d, s, spec, e.naOffer(ctx, s, spec))
+	blockInit(d, s, spec, e.naOffer(ctx, s, spec), e.claimRefusedFn(ctx, s))
 	v.Deny, v.Gate, v.Next = true, d.Gate, d.NextStep
 	v.Reason = what + " before the session's start gates have passed: " + strings.Join(d.Reasons, "; ")
 	return v, nil
@@ -1101,7 +1101,7 @@ func endProtocolStep(ctx context.Context, e *Engine, s *Session, spec *protocols
 	const end = "`sessiongate session end --summary \"...\"` (MCP: session_end)"
 	if s.State == StateInit {
 		d := &HookDecision{Allowed: true}
-		blockInit(d, s, spec, e.naOffer(ctx, s, spec))
+		blockInit(d, s, spec, e.naOffer(ctx, s, spec), e.claimRefusedFn(ctx, s))
 		return d.Gate, "the session changed files but never finished its start protocol: " + strings.Join(d.Reasons, "; "), d.NextStep + "; then run the end protocol and " + end
 	}
 	var steps []string
@@ -1123,7 +1123,7 @@ func endProtocolStep(ctx context.Context, e *Engine, s *Session, spec *protocols
 			first = p.ID
 		}
 		for _, c := range p.Checks {
-			steps = append(steps, checkStep(p, c, e.naOffer(ctx, s, spec)))
+			steps = append(steps, checkStep(p, c, e.naOffer(ctx, s, spec), e.claimRefusedFn(ctx, s)))
 		}
 	}
 	reason = "the session has work (changes or commits since it started) and its end protocol has not completed"
@@ -1175,7 +1175,7 @@ func (e *Engine) AgentSummary(ctx context.Context, bd *AgentBound) string {
 	switch s.State {
 	case StateInit:
 		d := &HookDecision{Allowed: true}
-		blockInit(d, s, spec, e.naOffer(ctx, s, spec))
+		blockInit(d, s, spec, e.naOffer(ctx, s, spec), e.claimRefusedFn(ctx, s))
 		fmt.Fprintf(&b, "Phase: %s (start protocol). File edits, git commit and git push are denied until the start gates pass.\nBlocks: %s\nNext: %s\n", s.Phase, strings.Join(d.Reasons, "; "), d.NextStep)
 	case StateWorking:
 		_, _, next := endProtocolStep(ctx, e, s, spec)

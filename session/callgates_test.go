@@ -162,7 +162,9 @@ func TestSerenaInitializationNeedsTheCalls(t *testing.T) {
 		{"lazy: serena in the user config only", protoV14, false, false, true, "", session.StatusFail},
 		{"honest: both calls made", protoV14, true, false, false, calls, session.StatusPass},
 		{"honest: both calls made, server in the user config", protoV14, false, false, true, calls, session.StatusPass},
-		{"honest team without serena: a claim as before", protoV14, false, false, false, "", session.StatusPass},
+		// A team without serena: its claim is refused since round 62 (the
+		// call cannot have been made), its honest path the checked
+		// not-applicable mark (TestR62H360HonestWithoutServer).
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -185,8 +187,8 @@ func TestSerenaInitializationNeedsTheCalls(t *testing.T) {
 			// claim is refused while the server is (or was at the start)
 			// configured, blanked file or not.
 			err := e.claim(id, "SKILL_VALIDATION.read-skill-usage-mandatory", session.EvidenceManual, "read the skill-usage-mandatory memory with serena")
-			if refused := err != nil; refused != (tt.configured || tt.user) {
-				t.Fatalf("claim for read_memory: %v, want refused %v", err, tt.configured || tt.user)
+			if err == nil {
+				t.Fatalf("claim for read_memory taken, want it refused")
 			}
 			e.evidence(id, "SERENA_INITIALIZATION", session.EvidenceToolOutput, "Serena activated, initial instructions read")
 			g := e.gate(id, "SERENA_INITIALIZATION")

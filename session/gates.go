@@ -50,6 +50,11 @@ type GateResult struct {
 
 // gateEnv is what checks look at.
 type gateEnv struct {
+	// claimRefused says a typed claim for a requirement (nil: the phase)
+	// would be refused, its MCP server configured nowhere
+	// (Engine.claimRefusedFn); nil: not judged. Fixes then offer the
+	// not-applicable mark.
+	claimRefused func(p *protocolspec.Phase, r *protocolspec.Requirement) bool
 	// goCache keeps proven downloaded Go toolchains (Engine.toolchainCache).
 	goCache godepchange.Cache
 	// runDir returns where a command gate runs when not in the work tree:
@@ -276,6 +281,12 @@ func runCheck(ctx context.Context, env gateEnv, c protocolspec.Check) (CheckResu
 	cr.Duration = time.Since(start)
 	cr.Fix = fixFor(env.phase, cr)
 	cr.Fixes = fixesFor(env.phase, cr)
+	if env.claimRefused != nil {
+		if cr.Fix != nil {
+			*cr.Fix = naInstead(env.phase, []NextStep{*cr.Fix}, env.claimRefused)[0]
+		}
+		cr.Fixes = naInstead(env.phase, cr.Fixes, env.claimRefused)
+	}
 	return cr, out
 }
 

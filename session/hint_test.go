@@ -71,6 +71,10 @@ func walkHints(t *testing.T, protocol string, p *protocolspec.Phase, kinds map[s
 			}
 		}
 	}
+	// The team runs the MCP servers its protocol calls (round 62: a claim
+	// of a call to a server configured nowhere is refused, and its hint
+	// is the not-applicable mark; TestR62H360* play that).
+	gittest.Write(t, e.root, ".mcp.json", serenaMCP)
 	gittest.Git(t, e.root, "add", "-A")
 	gittest.Git(t, e.root, "commit", "-q", "--allow-empty", "-m", "the files the protocol names")
 	id := e.start("hints")

@@ -377,7 +377,7 @@ func (e *Engine) PreCommit(ctx context.Context, req HookRequest) (*HookDecision,
 	if !d.Allowed {
 		// refused by a rule or a protected change: no gates to run
 	} else if s.State == StateInit {
-		blockInit(d, s, spec, e.naOffer(ctx, s, spec))
+		blockInit(d, s, spec, e.naOffer(ctx, s, spec), e.claimRefusedFn(ctx, s))
 	} else if err := e.runHookGates(ctx, d, s, spec, req, req.Policy.PreCommit, true); err != nil {
 		return nil, err
 	}
@@ -438,7 +438,7 @@ func treeOf(ctx context.Context, req HookRequest) (string, error) {
 // blockInit blocks a session still in its start protocol, naming the gate
 // it waits on and the commands that pass it and the mandatory start gates
 // after it.
-func blockInit(d *HookDecision, s *Session, spec *protocolspec.Spec, offer naOffer) {
+func blockInit(d *HookDecision, s *Session, spec *protocolspec.Spec, offer naOffer, refused claimRefused) {
 	p, ok := spec.Phase(s.Phase)
 	if !ok {
 		d.block(s.Phase, "`sessiongate session status` shows where the session is", fmt.Sprintf("session %s is in its start protocol at %q, which its protocol does not have", s.ID, s.Phase))
@@ -461,7 +461,7 @@ func blockInit(d *HookDecision, s *Session, spec *protocolspec.Spec, offer naOff
 			continue
 		}
 		for _, c := range q.Checks {
-			steps = append(steps, checkStep(q, c, offer))
+			steps = append(steps, checkStep(q, c, offer, refused))
 		}
 	}
 	next := strings.Join(steps, "; ") + "; then `sessiongate session advance --to WORKING` (MCP: advance_phase target_phase=WORKING)"
@@ -470,7 +470,16 @@ func blockInit(d *HookDecision, s *Session, spec *protocolspec.Spec, offer naOff
 
 // checkStep is the exact action that satisfies one check.
 // offer says which not-applicable marks it may suggest (nil: none).
-func checkStep(p *protocolspec.Phase, c protocolspec.Check, offer naOffer) string {
+// claimRefused says a typed claim for a requirement of p (nil: the
+// phase) would be refused (Engine.claimRefusedFn).
+type claimRefused = func(p *protocolspec.Phase, r *protocolspec.Requirement) bool
+
+func checkStep(p *protocolspec.Phase, c protocolspec.Check, offer naOffer, refused claimRefused) string {
+	if (c.Kind == protocolspec.CheckEvidence || c.Kind == protocolspec.CheckMustEvidence) && !c.Observed && refused != nil && refused(p, nil) {
+		// The claim this step would name is refused (its MCP server is
+		// configured nowhere): name the mark sessiongate checks.
+		return fmt.Sprintf("its MCP calls cannot be made here (the server is configured nowhere sessiongate reads): `sessiongate session evidence --phase %s --not-applicable \"...\"`, or configure the server and make the calls", p.ID)
+	}
 	step := checkAction(p, c, offer)
 	// Once per phase (its first check): the phase as a whole, when a
 	// machine checked that it does not apply.
@@ -599,7 +608,7 @@ func (e *Engine) runHookGates(ctx context.Context, d *HookDecision, s *Session, 
 		}
 		g, ok := conditionNotMet(p, ev)
 		if !ok {
-			g = runGate(ctx, gateEnv{goCache: e.toolchainCache(), runDir: req.GateDir, repo: repo, sess: ws, phase: p, evidence: ev, cfg: e.hookConfig(spec, p), staged: staged, hook: true, progress: e.Progress, commitRecords: e.commitRecordsOf(s.ID), atStart: e.startHiddenOf(s.ID), tipsAtStart: e.tipsAtStartOf(s.ID), parkedAtStart: e.parkedAtStartOf(s.ID), remotesAtStart: e.remotesAtStartOf(s.ID)})
+			g = runGate(ctx, gateEnv{claimRefused: e.claimRefusedFn(ctx, s), goCache: e.toolchainCache(), runDir: req.GateDir, repo: repo, sess: ws, phase: p, evidence: ev, cfg: e.hookConfig(spec, p), staged: staged, hook: true, progress: e.Progress, commitRecords: e.commitRecordsOf(s.ID), atStart: e.startHiddenOf(s.ID), tipsAtStart: e.tipsAtStartOf(s.ID), parkedAtStart: e.parkedAtStartOf(s.ID), remotesAtStart: e.remotesAtStartOf(s.ID)})
 		}
 		d.Gates = append(d.Gates, g)
 		if g.Status != StatusFail {
@@ -612,7 +621,7 @@ func (e *Engine) runHookGates(ctx context.Context, d *HookDecision, s *Session, 
 		var steps []string
 		for _, c := range g.Checks {
 			if c.Status == StatusFail {
-				steps = append(steps, checkStep(p, protocolspec.Check{Kind: c.Kind, Arg: c.Arg}, e.naOffer(ctx, s, spec)))
+				steps = append(steps, checkStep(p, protocolspec.Check{Kind: c.Kind, Arg: c.Arg}, e.naOffer(ctx, s, spec), e.claimRefusedFn(ctx, s)))
 			}
 		}
 		next := strings.Join(steps, "; ")
@@ -1173,7 +1182,7 @@ func (e *Engine) PrePush(ctx context.Context, req HookRequest) (*HookDecision, e
 		d.block("CI", "unset it (`git config --unset-all push.pushOption`, or drop the -c) and push again",
 			"git would send this push with the push option "+req.CISkip+" (push.pushOption): GitLab runs no pipeline for it, so `sessiongate verify` never checks the pushed commits")
 	} else if s.State == StateInit {
-		blockInit(d, s, spec, e.naOffer(ctx, s, spec))
+		blockInit(d, s, spec, e.naOffer(ctx, s, spec), e.claimRefusedFn(ctx, s))
 	} else {
 		if err := e.requirePassed(ctx, d, s, spec, req.Policy.PrePush); err != nil {
 			return nil, err
@@ -1246,7 +1255,7 @@ func (e *Engine) requirePassed(ctx context.Context, d *HookDecision, s *Session,
 		}
 		var steps []string
 		for _, c := range p.Checks {
-			steps = append(steps, checkStep(p, c, e.naOffer(ctx, s, spec)))
+			steps = append(steps, checkStep(p, c, e.naOffer(ctx, s, spec), e.claimRefusedFn(ctx, s)))
 		}
 		next := strings.Join(steps, "; ") + "; then " + passStep(spec, id)
 		d.block(id, next, fmt.Sprintf("%s %q (%s) has not passed in session %s (status %s): push needs it", id, p.Title, p.Level(), s.ID, status))

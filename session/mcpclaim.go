@@ -105,3 +105,69 @@ func (e *Engine) mcpClaimSources(ctx context.Context, s *Session, server string)
 	}
 	return false, read, unreadable
 }
+
+// claimRefusedFn says, for session s, whether a typed claim for
+// requirement r of p (r nil: the phase's unbound evidence) would be
+// refused because it asks for a call of an MCP server configured nowhere
+// (mcpClaimRefused). A hint then offers the not-applicable mark, which
+// sessiongate checks, instead of the claim it would refuse (helper 360's
+// open row). Each server is judged once per call of the returned func's
+// owner.
+func (e *Engine) claimRefusedFn(ctx context.Context, s *Session) func(p *protocolspec.Phase, r *protocolspec.Requirement) bool {
+	if s == nil {
+		return nil
+	}
+	known := map[string]bool{}
+	configured := func(server string) bool {
+		c, ok := known[server]
+		if !ok {
+			c, _, _ = e.mcpClaimSources(ctx, s, server)
+			known[server] = c
+		}
+		return c
+	}
+	return func(p *protocolspec.Phase, r *protocolspec.Requirement) bool {
+		if r != nil {
+			tools, server := toolneed.MCPTools(*r)
+			return len(tools) > 0 && !r.Conditional && !equivalentRE.MatchString(r.Text) && !configured(server)
+		}
+		if p.Condition != "" {
+			return false
+		}
+		server, _, ok := mcpNA(p, nil)
+		if !ok {
+			return false
+		}
+		for _, o := range p.OwedRequirements() {
+			if _, sv := toolneed.MCPTools(o); sv == server && !o.Conditional {
+				return !equivalentRE.MatchString(o.Text) && !configured(server)
+			}
+		}
+		return false
+	}
+}
+
+// naInstead replaces the steps that record a typed claim refusedFn says
+// would be refused with the not-applicable mark.
+func naInstead(p *protocolspec.Phase, steps []NextStep, refused func(p *protocolspec.Phase, r *protocolspec.Requirement) bool) []NextStep {
+	if refused == nil || p == nil {
+		return steps
+	}
+	for i, st := range steps {
+		if st.Action != StepRecordEvidence || !claimCounts(st.EvidenceType) {
+			continue
+		}
+		var r *protocolspec.Requirement
+		if st.Requirement != "" {
+			rr, ok := p.Requirement(st.Requirement)
+			if !ok {
+				continue
+			}
+			r = &rr
+		}
+		if refused(p, r) {
+			steps[i] = NextStep{Action: StepMarkNA, Phase: st.Phase, Requirement: st.Requirement, Why: "its MCP server is configured nowhere sessiongate reads, so a claim of the call is refused; sessiongate checks this mark"}
+		}
+	}
+	return steps
+}

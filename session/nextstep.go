@@ -25,6 +25,7 @@ const (
 	StepBlockedReason  = nextstep.BlockedReason
 	StepStart          = nextstep.Start
 	StepUseTool        = nextstep.UseTool
+	StepMarkNA         = nextstep.NotApplicable
 )
 
 // RenderSteps joins steps rendered by render, each after its Why.

@@ -51,6 +51,11 @@ func cliStep(s session.NextStep) string {
 		return `sessiongate session start --objective "..."`
 	case session.StepUseTool:
 		return s.Value
+	case session.StepMarkNA:
+		if s.Requirement != "" {
+			return `sessiongate session evidence --requirement ` + s.Requirement + ` --not-applicable "..."`
+		}
+		return `sessiongate session evidence --phase ` + s.Phase + ` --not-applicable "..."`
 	}
 	return string(s.Action)
 }

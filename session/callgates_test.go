@@ -413,7 +413,9 @@ func TestUserConfigDeletedMidSession(t *testing.T) {
 	}{
 		{"lazy: serena deleted from ~/.claude.json, a claim", "v14", true, true, false, false},
 		{"lazy: serena deleted from ~/.claude.json, the phase marked", "v14", true, true, true, false},
-		{"honest: no serena ever, a claim", "v14", false, false, false, true},
+		// Round 62 (helper 360): with no serena ever, a claim of its call
+		// cannot be true and is refused; the mark (next row) is the way.
+		{"no serena ever, a claim", "v14", false, false, false, false},
 		{"honest: no serena ever, the phase marked", "v14", false, false, true, true},
 		{"lazy: ~/.claude/agents/qa.md removed, a claim", "delegate", true, true, false, false},
 		{"honest: no qa sub-agent ever, a claim", "delegate", false, false, false, true},

@@ -160,8 +160,9 @@ func claimedOutsideDoneAs(text string, terms []string, inquiry bool) string {
 		body := shownText(sec.Body)
 		// A completion word that names nothing ("Done.", "**Status:**
 		// complete") reports the objective done unless its section says
-		// nothing was changed ("Complete. No change was needed.").
-		denied := changeDenialRE().MatchString(body) || alreadyRE().MatchString(body)
+		// nothing was changed ("Complete. No change was needed.", in
+		// another language too: "daher wurde nichts geändert").
+		denied := changeDenialRE().MatchString(body) || alreadyRE().MatchString(body) || otherDenied(body)
 		lines := strings.Split(body, "\n")
 		if sec.Heading != "" {
 			lines = append([]string{shownText(sec.Heading)}, lines...) // "## Status: implemented"
@@ -255,4 +256,16 @@ func lineClaim(l string, kind claimtext.Kind, namesWork func(string) bool, inqui
 		return l
 	}
 	return ""
+}
+
+// otherDenied: body denies a change in another language (otherDenialRE),
+// its words that are English too ("no", "non") left out: "Done. No
+// regressions." denies nothing.
+func otherDenied(body string) bool {
+	for _, m := range otherDenialRE().FindAllString(body, -1) {
+		if w := strings.ToLower(strings.TrimFunc(m, func(r rune) bool { return !unicode.IsLetter(r) })); w != "no" && w != "non" {
+			return true
+		}
+	}
+	return false
 }

@@ -91,7 +91,7 @@ func checkFileExists(ctx context.Context, env gateEnv, c protocolspec.Check) (Ga
 	}
 	if !c.Fresh {
 		f := real[0]
-		if qaPhase(env.phase, env.cfg) {
+		if env.phase != nil && qaPhase(env.phase, env.cfg) {
 			// The session's own reports speak before older ones: an old
 			// report's newer file time (a checkout, a touch) does not hide
 			// this session's verdict (helper 358).

@@ -54,7 +54,7 @@ type gateEnv struct {
 	// would be refused, its MCP server configured nowhere
 	// (Engine.claimRefusedFn); nil: not judged. Fixes then offer the
 	// not-applicable mark.
-	claimRefused func(p *protocolspec.Phase, r *protocolspec.Requirement) bool
+	claimRefused claimRefused
 	// goCache keeps proven downloaded Go toolchains (Engine.toolchainCache).
 	goCache godepchange.Cache
 	// runDir returns where a command gate runs when not in the work tree:

@@ -468,12 +468,13 @@ func blockInit(d *HookDecision, s *Session, spec *protocolspec.Spec, offer naOff
 	d.block(p.ID, next, reason)
 }
 
-// checkStep is the exact action that satisfies one check.
-// offer says which not-applicable marks it may suggest (nil: none).
 // claimRefused says a typed claim for a requirement of p (nil: the
 // phase) would be refused (Engine.claimRefusedFn).
 type claimRefused = func(p *protocolspec.Phase, r *protocolspec.Requirement) bool
 
+// checkStep is the exact action that satisfies one check.
+// offer says which not-applicable marks it may suggest (nil: none);
+// refused, which claims it must not name.
 func checkStep(p *protocolspec.Phase, c protocolspec.Check, offer naOffer, refused claimRefused) string {
 	if (c.Kind == protocolspec.CheckEvidence || c.Kind == protocolspec.CheckMustEvidence) && !c.Observed && refused != nil && refused(p, nil) {
 		// The claim this step would name is refused (its MCP server is

@@ -113,7 +113,7 @@ func (e *Engine) mcpClaimSources(ctx context.Context, s *Session, server string)
 // sessiongate checks, instead of the claim it would refuse (helper 360's
 // open row). Each server is judged once per call of the returned func's
 // owner.
-func (e *Engine) claimRefusedFn(ctx context.Context, s *Session) func(p *protocolspec.Phase, r *protocolspec.Requirement) bool {
+func (e *Engine) claimRefusedFn(ctx context.Context, s *Session) claimRefused {
 	if s == nil {
 		return nil
 	}
@@ -149,7 +149,7 @@ func (e *Engine) claimRefusedFn(ctx context.Context, s *Session) func(p *protoco
 
 // naInstead replaces the steps that record a typed claim refusedFn says
 // would be refused with the not-applicable mark.
-func naInstead(p *protocolspec.Phase, steps []NextStep, refused func(p *protocolspec.Phase, r *protocolspec.Requirement) bool) []NextStep {
+func naInstead(p *protocolspec.Phase, steps []NextStep, refused claimRefused) []NextStep {
 	if refused == nil || p == nil {
 		return steps
 	}

@@ -12,6 +12,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"golang.org/x/text/unicode/norm"
+
 	"github.com/sessiongate/sessiongate/internal/lazyregexp"
 )
 
@@ -63,6 +65,15 @@ var separatorRE = lazyregexp.New(`^\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?\s
 // marks, bold and italics, backticks.
 func decoration(line string) (string, bool) {
 	s := strings.TrimSpace(line)
+	if !isASCII(s) {
+		// "Verdict: ＦＡＩＬ" reads as FAIL.
+		s = norm.NFKC.String(s)
+	}
+	// A verdict in a comment ("<!-- Verdict: FAIL -->") is the report's
+	// own, written for machines.
+	if t, ok := strings.CutPrefix(s, "<!--"); ok {
+		s = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(t), "-->"))
+	}
 	heading := false
 	if strings.HasPrefix(s, "#") {
 		heading = true
@@ -75,7 +86,21 @@ func decoration(line string) (string, bool) {
 	s = numberedRE.ReplaceAllString(s, "")
 	s = struckRE.ReplaceAllString(s, "")
 	s = strings.NewReplacer("**", "", "__", "", "`", "").Replace(s)
+	s = emphasisRE.ReplaceAllString(s, "$1$2$3")
 	return strings.TrimSpace(s), heading
+}
+
+// emphasisRE is a word in single-underscore emphasis ("_FAIL_"); a
+// snake_case name is left alone.
+var emphasisRE = lazyregexp.New(`(^|[^\w])_([^_\s][^_]*)_($|[^\w])`)
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 // unmarked is a label without a mark before it ("❌ Verdict: FAIL", "🧪

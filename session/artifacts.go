@@ -118,7 +118,8 @@ func checkFileExists(ctx context.Context, env gateEnv, c protocolspec.Check) (Ga
 	if err != nil {
 		return StatusFail, err.Error(), ""
 	}
-	var copies, fresh, contradicts []string
+	var copies []string
+	var own ownWork
 	for _, f := range real {
 		for _, ch := range changed {
 			if ch == f || strings.HasPrefix(ch, f+"/") {
@@ -131,29 +132,16 @@ func checkFileExists(ctx context.Context, env gateEnv, c protocolspec.Check) (Ga
 					copies = append(copies, why)
 					continue
 				}
-				if why, err := logContradiction(ctx, env, glob, ch); err != nil {
+				if pass, err := own.take(ctx, env, glob, ch); err != nil {
 					return StatusFail, err.Error(), ""
-				} else if why != "" {
-					contradicts = append(contradicts, why)
-					continue
+				} else if pass {
+					return StatusPass, fmt.Sprintf("%s created or changed in this session", ch), ch
 				}
-				if env.phase != nil && qaPhase(env.phase, env.cfg) {
-					fresh = append(fresh, ch)
-					continue
-				}
-				return StatusPass, fmt.Sprintf("%s created or changed in this session", ch), ch
 			}
 		}
 	}
-	if len(fresh) > 0 {
-		f := newestReport(env.repo.Root(), fresh)
-		if why := failedVerdict(env, f); why != "" {
-			return StatusFail, why, ""
-		}
-		return StatusPass, fmt.Sprintf("%s created or changed in this session", f), f
-	}
-	if len(contradicts) > 0 {
-		return StatusFail, contradictsMsg(glob, contradicts), ""
+	if st, msg, ref, ok := own.verdict(env, glob, " created or changed in this session"); ok {
+		return st, msg, ref
 	}
 	if len(copies) > 0 {
 		return StatusFail, fmt.Sprintf("%s matches no work of this session: %s; this gate asks for a file this session wrote (%s)",
@@ -198,7 +186,8 @@ func checkChanged(ctx context.Context, env gateEnv, glob string) (GateStatus, st
 	if err != nil {
 		return StatusFail, err.Error(), ""
 	}
-	var skipped, changedQA, contradicts []string
+	var skipped []string
+	var own ownWork
 	named := namedUnder(env.phase, glob)
 	for _, f := range repopath.Filter(files, glob) {
 		switch {
@@ -229,28 +218,15 @@ func checkChanged(ctx context.Context, env gateEnv, glob string) (GateStatus, st
 					continue
 				}
 			}
-			if why, err := logContradiction(ctx, env, glob, f); err != nil {
+			if pass, err := own.take(ctx, env, glob, f); err != nil {
 				return StatusFail, err.Error(), ""
-			} else if why != "" {
-				contradicts = append(contradicts, why)
-				continue
+			} else if pass {
+				return StatusPass, fmt.Sprintf("%s changed", f), f
 			}
-			if env.phase != nil && qaPhase(env.phase, env.cfg) {
-				changedQA = append(changedQA, f)
-				continue
-			}
-			return StatusPass, fmt.Sprintf("%s changed", f), f
 		}
 	}
-	if len(changedQA) > 0 {
-		f := newestReport(env.repo.Root(), changedQA)
-		if why := failedVerdict(env, f); why != "" {
-			return StatusFail, why, ""
-		}
-		return StatusPass, fmt.Sprintf("%s changed", f), f
-	}
-	if len(contradicts) > 0 {
-		return StatusFail, contradictsMsg(glob, contradicts), ""
+	if st, msg, ref, ok := own.verdict(env, glob, " changed"); ok {
+		return st, msg, ref
 	}
 	if len(skipped) > 0 {
 		return StatusFail, fmt.Sprintf("%s not changed since the session started (%s); %s do not count", glob, shortSHA(env.sess.StartCommit), strings.Join(firstN(skipped, 3), ", ")), ""
@@ -284,4 +260,44 @@ func namedUnder(p *protocolspec.Phase, glob string) []string {
 		}
 	}
 	return out
+}
+
+// ownWork holds what a file gate found among the files the session wrote
+// that does not pass the gate alone: session logs that contradict the
+// session, and a QA phase's reports, of which the newest speaks.
+type ownWork struct {
+	contradicts, qa []string
+}
+
+// take judges f, a file the session wrote that matches glob: pass when it
+// meets the gate alone; else it is kept for verdict.
+func (o *ownWork) take(ctx context.Context, env gateEnv, glob, f string) (pass bool, err error) {
+	why, err := logContradiction(ctx, env, glob, f)
+	switch {
+	case err != nil:
+		return false, err
+	case why != "":
+		o.contradicts = append(o.contradicts, why)
+		return false, nil
+	case env.phase != nil && qaPhase(env.phase, env.cfg):
+		o.qa = append(o.qa, f)
+		return false, nil
+	}
+	return true, nil
+}
+
+// verdict is the gate's outcome from the files take kept (how ends the
+// pass message); ok false when they decide nothing.
+func (o *ownWork) verdict(env gateEnv, glob, how string) (st GateStatus, msg, ref string, ok bool) {
+	if len(o.qa) > 0 {
+		f := newestReport(env.repo.Root(), o.qa)
+		if why := failedVerdict(env, f); why != "" {
+			return StatusFail, why, "", true
+		}
+		return StatusPass, f + how, f, true
+	}
+	if len(o.contradicts) > 0 {
+		return StatusFail, contradictsMsg(glob, o.contradicts), "", true
+	}
+	return "", "", "", false
 }

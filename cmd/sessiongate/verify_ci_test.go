@@ -475,7 +475,7 @@ func TestVerifyCIRanges(t *testing.T) {
 		if code != 1 {
 			t.Fatalf("the action's verify step: exit %d, want 1 (a commit without trailer)\n%s", code, out)
 		}
-		for _, re := range []string{`fetching refs/sessiongate/records from file://`, `(?m)^::error .*sneak a change`, `(?m)^OK .* add work1\.txt`} {
+		for _, re := range []string{`fetching refs/sessiongate/records from origin; the fork's \(file://`, `(?m)^::error .*sneak a change`, `(?m)^OK .* add work1\.txt`} {
 			if !regexp.MustCompile(re).MatchString(out) {
 				t.Errorf("replay output does not match %s:\n%s", re, out)
 			}

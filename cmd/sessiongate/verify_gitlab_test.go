@@ -71,6 +71,18 @@ func TestVerifyGitLabTemplate(t *testing.T) {
 		return w.git(t, tmp, "rev-parse", "HEAD")
 	}
 	merged := mergeResult("3", w.work2)
+	// A fork as GitLab makes one (branches, no records ref), whose owner's
+	// pre-push sent the records of their own sessions only: a merge
+	// request from it stacked on this project's feature branch carries
+	// commits whose records only the project holds (helper 362).
+	stacked := filepath.Join(w.dir, "gl-stacked-fork.git")
+	w.git(t, w.dir, "init", "-q", "--bare", stacked)
+	w.git(t, w.remote, "push", "-q", "file://"+stacked, "refs/heads/*:refs/heads/*")
+	{
+		empty := w.git(t, stacked, "hash-object", "-t", "tree", "-w", "/dev/null")
+		w.git(t, stacked, "update-ref", "refs/sessiongate/records", w.git(t, stacked, "commit-tree", "-m", "the contributor's records", empty))
+		forgeRecord(t, w, stacked, "sessions/0f/0f0f0f0f-0000-4000-8000-000000000003.json", `{"session_id":"0f0f0f0f-0000-4000-8000-000000000003"}`)
+	}
 	pipeline := 0
 	// checkout is the runner's fetch strategy: GitLab points
 	// refs/pipelines/<id> at the commit; the runner fetches it and the
@@ -146,6 +158,14 @@ func TestVerifyGitLabTemplate(t *testing.T) {
 					t.Errorf("the project lacks the merge request's session record %q:\n%s", sid, held)
 				}
 			}},
+		{name: "TestR63H362 a fork's merge request stacked on the project's branch: the project's records with the fork's merged in", sha: w.work2, depth: 20,
+			env: append(mr("6", "feature"), "CI_COMMIT_SHA="+w.work2, "CI_MERGE_REQUEST_SOURCE_PROJECT_URL=file://"+stacked,
+				"CI_MERGE_REQUEST_SOURCE_PROJECT_ID=2"),
+			want: []string{`(?m)^OK .* add work1\.txt`, `merging refs/sessiongate/records from the source project`}},
+		{name: "TestR63H362 lazy twin: a hooks-off commit from the same fork fails", sha: w.notrailer, depth: 20,
+			env: append(mr("7", "bad-notrailer"), "CI_COMMIT_SHA="+w.notrailer, "CI_MERGE_REQUEST_SOURCE_PROJECT_URL=file://"+stacked,
+				"CI_MERGE_REQUEST_SOURCE_PROJECT_ID=2"),
+			code: 1, issues: 1, want: []string{`(?m)^FAIL .* sneak a change`, `(?m)^OK .* add work1\.txt`}},
 		// A pusher's pipeline variables (git push -o ci.variable=...)
 		// named as the old settings: a range of nothing, a release host of
 		// their own. Before inputs, the job's variables were theirs to

@@ -83,3 +83,51 @@ func TestR63H362ForkPRStackedOnOriginBranch(t *testing.T) {
 		matches(t, out, `(?m)^FAIL .* sneak a change onto a stacked pull request`, `(?m)^OK .* add stacked\.txt`)
 	})
 }
+
+// TestR63H362MoreCheckoutShapes (helper 362): shapes the checkout table
+// did not build, each with the honest branch (exit 0) and the hooks-off
+// one (exit 1, naming the commit): a GitHub push of an annotated tag
+// (the event's after is the tag object, not the commit), a worktree of a
+// runner's mirror cache (Buildkite), and the repository checked out as a
+// superproject's submodule (a gitfile .git). Held on the code as found.
+func TestR63H362MoreCheckoutShapes(t *testing.T) {
+	t.Parallel()
+	w := newCIWorld(t)
+	const recs = "+refs/sessiongate/records:refs/sessiongate/records"
+	sneak := []string{`(?m)^FAIL .* sneak a change`}
+	for _, c := range []struct {
+		name, tip string
+		code      int
+		want      []string
+	}{{"honest", w.work2, 0, []string{`(?m)^OK .* add work2\.txt`}}, {"hooks-off", w.notrailer, 1, sneak}} {
+		t.Run("annotated tag push, "+c.name, func(t *testing.T) {
+			tag := "v-" + c.name
+			w.git(t, w.dev, "tag", "-a", "-m", "release "+c.name, tag, c.tip)
+			w.git(t, w.dev, "push", "-q", "--no-verify", "origin", "refs/tags/"+tag)
+			obj := w.git(t, w.dev, "rev-parse", tag)
+			ci := w.checkout(t, "atag-"+c.name, true, c.tip, "+refs/tags/"+tag+":refs/tags/"+tag, recs)
+			ev := pushEvent(zero40, obj, "refs/tags/"+tag)
+			env := append(append([]string{}, w.env...), "GITHUB_ACTIONS=true", "GITHUB_EVENT_NAME=push",
+				"GITHUB_EVENT_PATH="+w.event(t, "atag-"+c.name, ev), "GITHUB_REF=refs/tags/"+tag, "GITHUB_REF_TYPE=tag", "GITHUB_SHA="+c.tip)
+			verifyWants(t, ci, env, nil, c.code, c.want)
+		})
+		t.Run("worktree of a mirror cache, "+c.name, func(t *testing.T) {
+			cache := filepath.Join(w.dir, "cache-"+c.name+".git")
+			w.git(t, w.dir, "clone", "-q", "--mirror", w.remote, cache)
+			wt := filepath.Join(w.dir, "wt-"+c.name)
+			w.git(t, cache, "worktree", "add", "-q", "--detach", wt, c.tip)
+			env := append(append([]string{}, w.env...), "BUILDKITE=true", "BUILDKITE_COMMIT="+c.tip,
+				"BUILDKITE_BRANCH=topic", "BUILDKITE_PIPELINE_DEFAULT_BRANCH=main")
+			verifyWants(t, wt, env, nil, c.code, c.want)
+		})
+		t.Run("a superproject's submodule, "+c.name, func(t *testing.T) {
+			super := filepath.Join(w.dir, "super-"+c.name)
+			w.git(t, w.dir, "init", "-q", super)
+			w.git(t, super, "-c", "protocol.file.allow=always", "submodule", "add", "-q", "file://"+w.remote, "sub")
+			sub := filepath.Join(super, "sub")
+			w.git(t, sub, "fetch", "-q", "origin", c.tip, recs)
+			w.git(t, sub, "checkout", "-q", "--detach", c.tip)
+			verifyWants(t, sub, append([]string{}, w.env...), []string{"origin/main.." + c.tip}, c.code, c.want)
+		})
+	}
+}

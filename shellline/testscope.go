@@ -198,7 +198,7 @@ var runnerFlags = sync.OnceValue(func() runnerFlagTables {
 		// and the other test.* spellings are go test's too.
 		goFilterFlags:  flagSet("run skip short list exec c overlay modfile test.run test.skip test.short test.list"),
 		pyValueFlags:   flagSet("k m p c o config-file inifile override-ini deselect ignore ignore-glob rootdir maxfail n tb W durations basetemp confcutdir r junitxml junit-xml cov cov-report cov-config log-level import-mode dist"),
-		pyFilterFlags:  flagSet("k m deselect ignore ignore-glob lf last-failed sw stepwise sw-skip stepwise-skip co collect-only setup-only setup-plan"),
+		pyFilterFlags:  flagSet("k m deselect ignore ignore-glob lf last-failed sw stepwise sw-skip stepwise-skip co collect-only setup-only setup-plan collectonly setuponly setupplan"),
 		jestValueFlags: flagSet("t testNamePattern testPathPattern testPathIgnorePatterns config c changedSince shard project selectProjects reporter reporters"),
 		jestFilter:     flagSet("t testNamePattern testPathPattern testPathIgnorePatterns o onlyChanged changedSince findRelatedTests lastCommit shard project selectProjects related listTests"),
 		cargoValueFlag: flagSet("p package test bench example bin features F j jobs target manifest-path profile exclude color message-format"),

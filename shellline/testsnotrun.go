@@ -2,6 +2,7 @@ package shellline
 
 import (
 	"maps"
+	"strconv"
 	"strings"
 	"sync"
 )
@@ -138,7 +139,7 @@ func TestsNotRun(line string) string {
 // a test. prefix too (-test.list=.: listed, exit 0).
 func goTestSkipFlag(args []string) string {
 	binary := false
-	for _, a := range args {
+	for i, a := range args {
 		if a == "-args" || a == "--args" {
 			binary = true
 			continue
@@ -147,6 +148,22 @@ func goTestSkipFlag(args []string) string {
 			continue
 		}
 		name, val, hasVal := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if name == "count" || name == "test.count" {
+			// -count=0 runs each test zero times: `ok [no tests to
+			// run]`, exit 0, whatever fails (helper 361; -json hides
+			// the words RanNoTests reads). go takes the value after a
+			// space too; the test binary its -test.count after -args.
+			if !hasVal && !binary && i+1 < len(args) {
+				val = args[i+1]
+			}
+			if n, err := strconv.Atoi(strings.TrimSpace(val)); err == nil && n <= 0 {
+				if binary {
+					return "-args -test.count=" + val
+				}
+				return "-count=" + val
+			}
+			continue
+		}
 		if binary {
 			if name == "test.list" {
 				return "-args -test.list"
@@ -175,7 +192,12 @@ func pytestSkipFlag(args []string) string {
 		name, _, _ := strings.Cut(a, "=")
 		switch name {
 		case "--collect-only", "--co", "--setup-plan", "--setup-only", "--fixtures", "--fixtures-per-test",
-			"--markers", "--version", "-V", "--help", "-h":
+			"--markers", "--version", "-V", "--help", "-h",
+			// pytest's other spellings of the same (helper 361):
+			// --collectonly, --setuponly and --setupplan are the
+			// options' older names, --funcargs --fixtures';
+			// --cache-show prints the cache and exits 0.
+			"--collectonly", "--setuponly", "--setupplan", "--funcargs", "--cache-show":
 			return name
 		}
 	}

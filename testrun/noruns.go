@@ -3,6 +3,7 @@ package testrun
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
 	"strings"
 
 	"github.com/sessiongate/sessiongate/internal/lazyregexp"
@@ -24,6 +25,9 @@ func RanNoTests(out []byte) bool {
 	goOK, goEmpty, goWarned := 0, 0, false
 	for sc.Scan() {
 		l := strings.TrimSpace(stripANSI(sc.Text()))
+		if o, ok := goJSONOutput(l); ok {
+			l = o
+		}
 		switch {
 		case strings.HasPrefix(l, "ok ") || strings.HasPrefix(l, "ok\t"):
 			goOK++
@@ -87,4 +91,20 @@ func stripANSI(l string) string {
 		b.WriteByte(l[i])
 	}
 	return b.String()
+}
+
+// goJSONOutput is the text of one `go test -json` (test2json) output
+// event, trimmed: `{"Action":"output","Package":"m","Output":"ok  \tm\t0.01s
+// [no tests to run]\n"}` says what the plain line says (helper 361: `go
+// test -count=0 -json ./...` exited 0 over a failing suite, its "[no tests
+// to run]" inside JSON). ok is false for any other line.
+func goJSONOutput(l string) (string, bool) {
+	if !strings.HasPrefix(l, "{") || !strings.Contains(l, `"Output"`) {
+		return "", false
+	}
+	var ev struct{ Action, Output string }
+	if json.Unmarshal([]byte(l), &ev) != nil || ev.Action != "output" {
+		return "", false
+	}
+	return strings.TrimSpace(ev.Output), true
 }

@@ -14,7 +14,8 @@ import (
 // 0; its "[no tests to run]" inside test2json's JSON) or `pytest
 // --collectonly` (pytest 7's older name of --collect-only) or `pytest
 // -qq --setuponly` (no summary line; outputs as pytest 7.2.1 prints
-// them): QA passed on a run of no test. The honest twins: `go test -count=1 -json ./...` and
+// them), or `python -m unittest discover -k nothing` ("Ran 0 tests", OK,
+// exit 0 under Python 3.11): QA passed on a run of no test. The honest twins: `go test -count=1 -json ./...` and
 // `pytest -q --setup-show`, both running the tests.
 func TestR63H361QARunOfNoTest(t *testing.T) {
 	requireGit(t)
@@ -40,6 +41,8 @@ func TestR63H361QARunOfNoTest(t *testing.T) {
 		{"lazy: go test -json, -count 0", "go test -json -count 0 ./...", noRun, goProject, false},
 		{"lazy: pytest --collectonly", "pytest --collectonly", "tests/test_greet.py::test_greet\n\n1 test collected in 0.01s\n", pyProject, false},
 		{"lazy: pytest -qq --setuponly (no summary line)", "pytest -qq --setuponly", "\n        tests/test_greet.py::test_greet\n", pyProject, false},
+		{"lazy: python -m unittest discover -k nothing", "python -m unittest discover -k nothing", "\n----------------------------------------------------------------------\nRan 0 tests in 0.000s\n\nOK\n", pyProject, false},
+		{"honest: python -m unittest discover", "python -m unittest discover", ".\n----------------------------------------------------------------------\nRan 1 test in 0.000s\n\nOK\n", pyProject, true},
 		{"honest: go test -count=1 -json", "go test -count=1 -json ./...", ran, goProject, true},
 		{"honest: pytest --setup-show", "pytest -q --setup-show", "tests/test_greet.py::test_greet PASSED\n\n1 passed in 0.01s\n", pyProject, true},
 	} {

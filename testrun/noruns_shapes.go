@@ -10,10 +10,13 @@ import (
 // runner. A suite emptied by the file that chooses it (a Rakefile's
 // test_files, .rspec's --pattern, mix.exs's test_paths, phpunit.xml's
 // directory) prints a zero summary and exits 0; the gate's command passed
-// broken code that way (TestFieldSuiteEmptiedIsNoQA).
+// broken code that way (TestFieldSuiteEmptiedIsNoQA). Python's unittest
+// before 3.12 too: `python -m unittest discover -k nothing` (or -p
+// nothing) printed "Ran 0 tests in 0.000s", OK, exit 0 over a failing
+// suite (helper 361).
 var (
 	zeroSummary = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?m)^\s*(?:0 runs, 0 assertions|0 examples, 0 failures|No examples found\.|0 tests, 0 failures|There are no tests to run|No tests executed!|[#ℹ] tests 0\s*$)`)
+		return regexp.MustCompile(`(?m)^\s*(?:0 runs, 0 assertions|0 examples, 0 failures|No examples found\.|0 tests, 0 failures|There are no tests to run|No tests executed!|[#ℹ] tests 0\s*$|Ran 0 tests in )`)
 	})
 	// someSummary is a closing line of any runner that ran a test: a
 	// monorepo line (`go test ./... && npm test`) whose one suite is

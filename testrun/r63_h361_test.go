@@ -6,8 +6,10 @@ import "testing"
 // output in a test2json event, so "ok ... [no tests to run]" of a run that
 // ran nothing (`-count=0`, `-run NONE`) was not read: the output of `go
 // test -count=0 -json ./...` over a failing suite (captured from go 1.26)
-// passed as a run of tests. The honest twins: a -json run that ran a test,
-// and one package with tests beside one without.
+// passed as a run of tests. So did unittest's "Ran 0 tests" of `python
+// -m unittest discover -k nothing` (Python 3.11: exit 0 over a failing
+// suite). The honest twins: a -json run that ran a test, one package with
+// tests beside one without, a unittest run of two tests.
 func TestR63H361RanNoTestsJSON(t *testing.T) {
 	for _, c := range []struct {
 		name, out string
@@ -35,6 +37,8 @@ func TestR63H361RanNoTestsJSON(t *testing.T) {
 		{"honest: -json, one package without tests", `{"Action":"output","Package":"m/a","Output":"ok  \tm/a\t0.012s\n"}
 {"Action":"output","Package":"m/b","Output":"?   \tm/b\t[no test files]\n"}
 `, false},
+		{"lazy: unittest discover -k nothing (Python 3.11)", "\n----------------------------------------------------------------------\nRan 0 tests in 0.000s\n\nOK\n", true},
+		{"honest: unittest discover", "..\n----------------------------------------------------------------------\nRan 2 tests in 0.001s\n\nOK\n", false},
 		{"honest: JSON that is not test2json's", "{\"Output\":\"ok  \\tm\\t0.01s [no tests to run]\"}\nok  \tm\t0.012s\n", false},
 	} {
 		if got := RanNoTests([]byte(c.out)); got != c.none {

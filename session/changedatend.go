@@ -18,7 +18,9 @@ import (
 // names literally must differ at HEAD from the session's start once the
 // session has committed (a change committed, then reverted by a later
 // commit). A session with no commit is judged on its work tree only: a
-// protocol that does not ask to commit may leave the change there.
+// protocol that does not ask to commit may leave the change there. A
+// passed no_placeholders is run again too: its file's claim of the
+// session's work is judged on the files the end holds (helper 361).
 func (e *Engine) changedFilesAtEnd(ctx context.Context, s *Session, ps []position, cur int) (*GateResult, *protocolspec.Phase, error) {
 	var repo Repo
 	for i := 0; i < cur && i < len(ps); i++ {
@@ -27,7 +29,14 @@ func (e *Engine) changedFilesAtEnd(ctx context.Context, s *Session, ps []positio
 			continue
 		}
 		for _, c := range p.Checks {
-			if c.Kind != protocolspec.CheckChangedSinceStart {
+			// no_placeholders also reads the file as a claim of the
+			// session's work (namesTheWork): helper 361 committed the work,
+			// passed QA and HANDOFF ("scripts/greet.sh takes an optional
+			// name"), then undid greet.sh in the work tree and committed
+			// that with the handoff as `chore:`; the branch held only the
+			// handoff and the end said COMPLETE, clean, verify passing.
+			// Run again here, the claim is judged on what the end holds.
+			if c.Kind != protocolspec.CheckChangedSinceStart && c.Kind != protocolspec.CheckNoPlaceholders {
 				continue
 			}
 			if repo == nil {
@@ -46,7 +55,7 @@ func (e *Engine) changedFilesAtEnd(ctx context.Context, s *Session, ps []positio
 				}
 			}
 			cr, _ := runCheck(ctx, gateEnv{goCache: e.toolchainCache(), repo: repo, sess: s, phase: p, cfg: e.Config, commitRecords: e.commitRecordsOf(s.ID), continued: continued, continuedIDs: continuedIDs, protocol: e.protocolText(ctx, s), atStart: e.startHiddenOf(s.ID), tipsAtStart: e.tipsAtStartOf(s.ID), parkedAtStart: e.parkedAtStartOf(s.ID), remotesAtStart: e.remotesAtStartOf(s.ID)}, c)
-			if cr.Status == StatusPass && !strings.ContainsAny(c.Arg, "*?[") && s.StartCommit != "" {
+			if c.Kind == protocolspec.CheckChangedSinceStart && cr.Status == StatusPass && !strings.ContainsAny(c.Arg, "*?[") && s.StartCommit != "" {
 				same, err := sameAtHead(ctx, repo, s.StartCommit, c.Arg)
 				if err != nil {
 					return nil, nil, fmt.Errorf("compare %s at HEAD with the session's start: %w", c.Arg, err)

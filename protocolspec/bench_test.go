@@ -85,14 +85,16 @@ func BenchmarkParseVsGoldmark(b *testing.B) {
 // than it did when the count was last cut (1,381 on 2026-11-29, third
 // pass, 1,426 under -race, where some stack buffers escape and sync.Pool
 // drops some of what it is given; 1,680 and 1,709 before, 1,822 and 1,864
-// before that).
+// before that). Raised to 1,450 (1,500 under -race) on 2026-12-07: the
+// document now has three more requirements (the items under "Session
+// context MUST go to:", each with its words, id and check: 1,432).
 // Allocation counts do not depend on the machine or its load, so a copy or
 // a per-sentence string brought back shows here. Raise the bound only
 // with the reason in the commit.
 func TestParseAllocations(t *testing.T) {
-	maxAllocs := 1400
+	maxAllocs := 1450
 	if raceBuild {
-		maxAllocs = 1450 // CI runs the tests under -race only
+		maxAllocs = 1500 // CI runs the tests under -race only
 	}
 	paths, _ := filepath.Glob(filepath.Join("..", "..", "shared", "fixtures", "ai-agents", protocolV14))
 	if len(paths) == 0 {

@@ -118,7 +118,7 @@ func TestRealProtocolV14(t *testing.T) {
 	reqs := map[string][]string{
 		"SERENA_INITIALIZATION":  {LevelMust, LevelMust, LevelMust, LevelMustNot, LevelMust},
 		"SKILL_VALIDATION":       {LevelMust, LevelMust, LevelMust, LevelMust, LevelMust, LevelMust, LevelMust},
-		"DOCUMENTATION_UPDATE":   {LevelMust, LevelMustNot, LevelMust, LevelShould, LevelMay},
+		"DOCUMENTATION_UPDATE":   {LevelMust, LevelMustNot, LevelMust, LevelMust, LevelMust, LevelMust, LevelShould, LevelMay},
 		"QUALITY_CHECKS":         {LevelMust, LevelMust, LevelShould, LevelMustNot},
 		"QA_VALIDATION":          {LevelMust, LevelMust, LevelMust, LevelMustNot, LevelMay},
 		"GIT_STATE_VERIFICATION": {LevelShould, LevelShould, LevelShould, LevelShould, LevelShould},

@@ -74,7 +74,7 @@ var evidenceKinds = []string{EvidenceToolOutput, EvidenceFilePath, EvidenceCommi
 
 // Conditions are the built-in conditions when= knows; the first is the
 // docs condition (docmention).
-var Conditions = []string{"docs_affected"}
+var Conditions = []string{"docs_affected", CondFeatureBranch}
 
 // gateHooks are the git hooks that can also run a check before git proceeds.
 var gateHooks = []string{"pre-commit", "commit-msg", "pre-push"}

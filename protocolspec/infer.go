@@ -1,6 +1,7 @@
 package protocolspec
 
 import (
+	"github.com/sessiongate/sessiongate/internal/lazyregexp"
 	"regexp"
 	"slices"
 	"strings"
@@ -37,7 +38,16 @@ const (
 	RuleSection         = "required-section" // "The <name> MUST include the <Section> section", <name> a template with that heading
 	RuleMustUpdate      = "must-update"      // "MUST update|modify|edit PATH" (with: ..., directly, or nothing after it)
 	RuleNoHookBypass    = "no-hook-bypass"   // "MUST NOT bypass|skip|disable (the git) hooks", "MUST NOT use --no-verify"
+	RuleListedFile      = "listed-file"      // an item naming one PATH under "... MUST go to:" (Requirement.Lead): a file of the session there
 )
+
+// CondFeatureBranch is the when= condition of a check that binds only on
+// a branch other than the default ("(if on feature branch)").
+const CondFeatureBranch = "feature_branch"
+
+// featureBranchCondRE is a condition that holds on a feature branch:
+// "(if on feature branch)", "when working on a topic branch".
+var featureBranchCondRE = lazyregexp.New(`(?i)\b(?:if|when|whenever)\s+(?:(?:you\s+are|working|work|the\s+session\s+is)\s+)?(?:on|in)\s+(?:an?\s+|the\s+)?(?:feature|topic|non-default)\s+branch\b`)
 
 // inferRE holds the inference patterns, compiled on first use: hooks
 // parse cached specs and should not pay for them at start-up.
@@ -144,6 +154,13 @@ func (w *walker) infer(s *source, doc ast.Node) {
 	for pi := range sp.Phases {
 		p := &sp.Phases[pi]
 		for ri, r := range p.Requirements {
+			if r.Lead != "" {
+				if glob, when, ok := w.listedFile(pi, r); ok {
+					add(pi, r, RuleListedFile, CheckChangedSinceStart, glob)
+					out[len(out)-1].check.When = when
+				}
+				continue
+			}
 			if r.Conditional || w.words[pi][ri].flags&wordConditional != 0 {
 				continue // under a conditional phase, or saying when it applies
 			}
@@ -194,6 +211,40 @@ func (w *walker) infer(s *source, doc ast.Node) {
 	}
 	out = append(out, w.inferTemplates(s, doc)...)
 	w.place(out)
+}
+
+// listedFile is the check of an item under a lead ("Session
+// context MUST go to:") that names one file: a file of the session there
+// (changed_since_start), bound only on a feature branch when the item says
+// so ("(if on feature branch)"); an item under another condition, naming
+// no file or several, gets none (it owes evidence or a not-applicable
+// mark). An item whose file a check of the phase already covers (the
+// session log) gets none: that check proves it (oweUncovered).
+func (w *walker) listedFile(pi int, r Requirement) (glob, when string, ok bool) {
+	if r.Level != LevelMust {
+		return "", "", false
+	}
+	item := Requirement{Text: r.Text[len(r.Lead):]}
+	paths := item.NamedPaths()
+	if len(paths) != 1 {
+		return "", "", false
+	}
+	p := &w.spec.Phases[pi]
+	if r.Conditional {
+		if p.Condition != "" || !featureBranchCondRE.MatchString(item.Text) {
+			return "", "", false
+		}
+		when = CondFeatureBranch
+	}
+	for _, c := range p.Checks {
+		switch c.Kind {
+		case CheckChangedSinceStart, CheckFileExists, CheckNoPlaceholders:
+			if c.When == "" && globsMeet(paths[0], c.Arg) {
+				return "", "", false
+			}
+		}
+	}
+	return paths[0], when, true
 }
 
 // What lower-cased requirement text holds when the must-not-modify and

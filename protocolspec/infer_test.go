@@ -201,7 +201,7 @@ func TestInferredFixtures(t *testing.T) {
 		t.Fatal(err)
 	}
 	docs["starter"] = starter
-	wantCount := map[string]int{"2025-12-18": 5, "2025-12-22": 5, "starter": 0} // clean_worktree from "stage all changed files"
+	wantCount := map[string]int{"2025-12-18": 5, "2025-12-22": 6, "starter": 0} // clean_worktree from "stage all changed files"; 2025-12-22: the branch handoff (listed-file)
 	for name, b := range docs {
 		t.Run(name, func(t *testing.T) {
 			spec, err := Parse(name+".md", b)

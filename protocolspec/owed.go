@@ -46,7 +46,16 @@ func (w *walker) oweUncovered() {
 				builtin = append(builtin, c)
 			}
 		}
-		if owes || len(builtin) == 0 {
+		if owes {
+			continue
+		}
+		// An item under a lead ("Session context MUST go to: Serena
+		// memory ...") is a requirement of its own: one no check proves
+		// (its file is not a file check's) owes evidence, and the phase's
+		// other MUSTs no check proves then owe it too.
+		if listedUnproven(p) {
+			builtin = fileBuiltins(p)
+		} else if len(builtin) == 0 {
 			continue
 		}
 		uncovered := false
@@ -69,6 +78,39 @@ func (w *walker) oweUncovered() {
 			}
 		}
 	}
+}
+
+// fileBuiltins are the phase's built-in checks (not inferred) that can
+// prove a requirement.
+func fileBuiltins(p *Phase) []Check {
+	var out []Check
+	for _, c := range p.Checks {
+		if c.Builtin && c.Inferred == nil {
+			switch c.Kind {
+			case CheckContentHash, CheckCommitSinceStart, CheckFileExists, CheckChangedSinceStart:
+				out = append(out, c)
+			}
+		}
+	}
+	return out
+}
+
+// listedUnproven reports whether a MUST item under a lead (Requirement.Lead)
+// is proven by none of the phase's checks.
+func listedUnproven(p *Phase) bool {
+	var files []Check
+	for _, r := range p.Requirements {
+		if r.Lead == "" || r.Level != LevelMust {
+			continue
+		}
+		if files == nil {
+			files = fileBuiltins(p)
+		}
+		if provenBy(p, files, r) == "" {
+			return true
+		}
+	}
+	return false
 }
 
 // provenBy names the check that proves r ("" when none does).

@@ -203,6 +203,38 @@ type walker struct {
 	// inContent: the list being read names contents ("Link to session
 	// log" under "MUST update X with:"): its items are not imperatives.
 	inContent bool
+	// listLead is the RFC 2119 sentence ending in a colon that the last
+	// paragraph or item read ended with ("Session context MUST go to:")
+	// when it does not introduce contents: each item of the list after it
+	// completes the sentence and is a requirement of its own (listLead).
+	listLead lead
+}
+
+// lead is a requirement sentence a list completes.
+type lead struct {
+	level string // its key word's level, "" when there is none
+	text  string
+}
+
+// colonLead returns the lead f's text ends with: its last sentence when
+// it ends in a colon, carries an RFC 2119 key word and does not name
+// contents ("MUST complete the session log with:" lists sections).
+func colonLead(f *flat) lead {
+	b := bytes.TrimRight(bytes.TrimSpace(f.b), "*_")
+	if !bytes.HasSuffix(b, []byte(":")) || introducesContent(f.b) {
+		return lead{}
+	}
+	m := f.masked()
+	sp := f.sentences()
+	if len(sp) == 0 {
+		return lead{}
+	}
+	last := sp[len(sp)-1]
+	lv := firstKeyword(m[last[0]:last[1]])
+	if lv == "" {
+		return lead{}
+	}
+	return lead{level: lv, text: string(f.b[last[0]:last[1]])}
 }
 
 // text returns the walker's scratch text buffer, emptied. What it holds
@@ -435,6 +467,10 @@ func (w *walker) requirements(s *source, n ast.Node) {
 		m := f.masked()
 		w.introsContent = introducesContent(f.b)
 		pc := w.paragraphCues(f.b)
+		w.listLead = lead{}
+		if _, ok := v.NextSibling().(*ast.List); ok {
+			w.listLead = colonLead(f)
+		}
 		for _, sp := range f.sentences() {
 			w.readCues(f.b, sp, pc)
 			lv, imp := firstKeyword(m[sp[0]:sp[1]]), false
@@ -452,8 +488,13 @@ func (w *walker) requirements(s *source, n ast.Node) {
 		was := w.inContent
 		w.inContent = was || w.introsContent
 		w.introsContent = false
+		ld := w.listLead
+		w.listLead = lead{}
+		if w.inContent || ld.level != "" && w.listSpeaks(s, v) {
+			ld = lead{}
+		}
 		for li := v.FirstChild(); li != nil; li = li.NextSibling() {
-			w.listItem(s, li)
+			w.listItem(s, li, ld)
 		}
 		w.inContent = was
 	case *ast.Blockquote:
@@ -463,9 +504,37 @@ func (w *walker) requirements(s *source, n ast.Node) {
 	}
 }
 
+// hasList reports whether list item li holds a list.
+func hasList(li ast.Node) bool {
+	for c := li.FirstChild(); c != nil; c = c.NextSibling() {
+		if _, ok := c.(*ast.List); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// listSpeaks reports whether an item of list carries a key word of its
+// own, is an imperative or a task: the list is then its items'
+// requirements, not the lead's ("Parent MUST:" over "Child SHOULD" and
+// "Child plain" owes nothing for "Child plain").
+func (w *walker) listSpeaks(s *source, list ast.Node) bool {
+	for li := list.FirstChild(); li != nil; li = li.NextSibling() {
+		f := w.text()
+		itemTextInto(f, s, li)
+		if m := f.masked(); taskBox(li) != nil || firstKeyword(m) != "" || imperativeLevel(m) != "" {
+			return true
+		}
+	}
+	return false
+}
+
 // listItem gives one requirement for the item's own text (its nested list
-// items give their own), and a checklist item when it is a task.
-func (w *walker) listItem(s *source, li ast.Node) {
+// items give their own), and a checklist item when it is a task. An item
+// with no key word of its own under a lead ("Session context MUST go to:")
+// is the lead's requirement for that item: it takes the lead's level, and
+// its text is the lead and the item (Requirement.Lead).
+func (w *walker) listItem(s *source, li ast.Node, ld lead) {
 	f := w.text()
 	itemTextInto(f, s, li)
 	line := itemLine(s, li, f)
@@ -485,18 +554,29 @@ func (w *walker) listItem(s *source, li ast.Node) {
 		}
 	}
 	intro := introducesContent(f.b)
-	if rl != "" {
+	switch {
+	case rl != "":
 		w.phase.Requirements = append(w.phase.Requirements, Requirement{Level: rl, Text: text, Line: line, ListItem: true, Imperative: imp})
+	case ld.level != "" && box == nil:
+		if t := bytes.TrimSpace(f.b); len(t) > 0 {
+			w.phase.Requirements = append(w.phase.Requirements, Requirement{Level: ld.level, Text: ld.text + " " + string(t), Line: line, ListItem: true, Lead: ld.text})
+		}
+	}
+	next := lead{}
+	if rl != "" && hasList(li) {
+		next = colonLead(f)
 	}
 	// f is not used past here: nested items reuse it.
 	for c := li.FirstChild(); c != nil; c = c.NextSibling() {
 		switch c.(type) {
 		case *ast.List, *ast.Blockquote:
 			w.introsContent = intro
+			w.listLead = next
 			w.requirements(s, c)
 		}
 	}
 	w.introsContent = false
+	w.listLead = lead{}
 }
 
 // gates reads gate annotations from raw HTML; they belong to the open

@@ -127,6 +127,7 @@ func settleRequirements(p *Phase) []reqWords {
 	// is the key of seen.
 	id := func(text string, line int) string {
 		buf = append(append(buf[:0], p.ID...), '.')
+
 		from := len(buf)
 		if buf = appendSlug(buf, text); len(buf) == from {
 			buf = strconv.AppendInt(append(buf, "line-"...), int64(line), 10)
@@ -147,7 +148,7 @@ func settleRequirements(p *Phase) []reqWords {
 	firstItemMust := 0
 	for i := range p.Requirements {
 		r := &p.Requirements[i]
-		r.ID = id(r.Text, r.Line)
+		r.ID = id(r.Text[len(r.Lead):], r.Line) // an item under a lead: the item's words
 		if byLine != nil {
 			byLine[r.Line] = r.ID
 		}

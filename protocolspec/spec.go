@@ -69,7 +69,7 @@ const (
 
 // SpecVersion changes whenever Parse starts producing something new, so a
 // spec cached in a database by an older sessiongate is parsed again.
-const SpecVersion = 6
+const SpecVersion = 7
 
 // Spec is a parsed protocol document.
 type Spec struct {
@@ -141,6 +141,11 @@ type Requirement struct {
 	// phase that also owes evidence for its other MUSTs (owed.go); it owes
 	// no evidence of its own.
 	ProvenBy string `json:"proven_by,omitempty"`
+	// Lead is the sentence ending in a colon the item completes ("Session
+	// context MUST go to:") when the requirement is an item of the list
+	// after it with no key word of its own: Text is Lead, a space and the
+	// item, the level is Lead's, and the id's slug is the item's.
+	Lead string `json:"lead,omitempty"`
 }
 
 // ChecklistItem is a row of a Req|Step|Status|Evidence table or a task-list item.

@@ -25,6 +25,9 @@ const conditionMark = "not applicable (condition: "
 // CheckCondition says, for people, when a check binds ("" when always).
 func CheckCondition(c protocolspec.Check) string {
 	var parts []string
+	if c.When == protocolspec.CondFeatureBranch {
+		parts = append(parts, "the session is on a branch other than the default one (when=feature_branch)")
+	}
 	if c.When == docmention.Condition {
 		docs := "a tracked doc"
 		if c.Kind == protocolspec.CheckChangedSinceStart {
@@ -62,6 +65,13 @@ func checkConditionHits(ctx context.Context, env gateEnv, c protocolspec.Check) 
 			return true, why, nil, nil
 		}
 	}
+	if c.When == protocolspec.CondFeatureBranch {
+		holds, on := onFeatureBranch(ctx, env)
+		if why != "" {
+			on = why + "; " + on
+		}
+		return holds, on, nil, nil
+	}
 	if c.When != docmention.Condition {
 		return false, "", nil, fmt.Errorf("condition: unknown when=%q", c.When)
 	}
@@ -79,6 +89,41 @@ func checkConditionHits(ctx context.Context, env gateEnv, c protocolspec.Check) 
 		hit = why + "; " + hit
 	}
 	return true, hit, hits, nil
+}
+
+// onFeatureBranch decides when=feature_branch ("(if on feature branch)"):
+// HEAD is on a branch, and not the default one (the config's
+// default_branch, or the repository's).
+func onFeatureBranch(ctx context.Context, env gateEnv) (bool, string) {
+	_, branch, err := env.repo.Head(ctx)
+	if err != nil || branch == "" || branch == "HEAD" {
+		return false, "HEAD is on no branch"
+	}
+	def, err := env.repo.DefaultBranch(ctx)
+	if err != nil {
+		def = ""
+	}
+	for _, d := range []string{env.cfg.DefaultBranch, def, "main", "master"} {
+		if d != "" && branch == d {
+			return false, fmt.Sprintf("the session is on %s, the default branch", branch)
+		}
+	}
+	return true, fmt.Sprintf("the session is on %s, not the default branch", branch)
+}
+
+// branchFolder narrows a listed-file check's folder to the branch's
+// own: ".agents/handoffs/**" (from ".agents/handoffs/{branch}/{session}.md")
+// on feat/x is ".agents/handoffs/feat/x/**".
+func branchFolder(ctx context.Context, env gateEnv, arg string) string {
+	dir, ok := strings.CutSuffix(arg, "/**")
+	if !ok {
+		return arg
+	}
+	_, branch, err := env.repo.Head(ctx)
+	if err != nil || branch == "" || branch == "HEAD" || repopath.HasMeta(branch) {
+		return arg
+	}
+	return dir + "/" + branch + "/**"
 }
 
 // docsChange is the session's change as docsaffected reads it.

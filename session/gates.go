@@ -223,6 +223,9 @@ func runCheck(ctx context.Context, env gateEnv, c protocolspec.Check) (CheckResu
 			env.sess, env.continued = env.continued, nil
 		}
 		cr, out := conditionalCheck(ctx, env, c, func() (CheckResult, string) {
+			if c.When == protocolspec.CondFeatureBranch && c.Inferred != nil && c.Inferred.Rule == protocolspec.RuleListedFile {
+				c.Arg = branchFolder(ctx, env, c.Arg)
+			}
 			c.When, c.WhenChanged = "", ""
 			return runCheck(ctx, env, c)
 		})

@@ -446,7 +446,19 @@ func fixtureFlow(w *world, version string, sk skip, docs bool) {
 	}
 	if version == v1222 {
 		w.write(".serena/memories/session-02-greet.md", "# Session 02\n\n"+objective+". Next: document the scripts.\n")
-		w.evidence("DOCUMENTATION_UPDATE", "Session context MUST go to", toolOutput, "mcp__serena__write_memory(memory_name=\"session-02-greet\"): Memory written.")
+		// Session End item "Serena memory ... (using mcp__serena__write_memory
+		// or equivalent)", a requirement of its own since helper 363: the
+		// call (in the transcript under Claude Code), or without serena the
+		// equivalent, the memory file itself.
+		if w.noSerena {
+			w.evidence("DOCUMENTATION_UPDATE", "Serena memory for cross-session context", "file_path", ".serena/memories/session-02-greet.md")
+		} else {
+			w.toolCall("mcp__serena__write_memory", map[string]any{"memory_file_name": "session-02-greet", "content": objective + ". Next: document the scripts."}, "Memory session-02-greet written.")
+			w.evidence("DOCUMENTATION_UPDATE", "Serena memory for cross-session context", toolOutput, "mcp__serena__write_memory(memory_name=\"session-02-greet\"): Memory written.")
+		}
+		// On a feature branch, the branch's handoff (helper 363: an item of
+		// "Session context MUST go to:", bound by when=feature_branch).
+		w.write(".agents/handoffs/"+branch+"/session-02.md", "# Handoff: "+branch+", session 02\n\n"+objective+".\n\n## Next\n\n- Document the scripts.\n")
 	}
 	plan = w.read(".agents/planning/enhancement-PROJECT-PLAN.md")
 	if !docs {

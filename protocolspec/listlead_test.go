@@ -80,6 +80,10 @@ func TestR63H363ListLeadShapes(t *testing.T) {
 			[]string{"MUST The agent MUST work."}},
 		{"items with their own key words", "- Parent MUST:\n  - Child SHOULD\n  - Child plain\n",
 			[]string{"MUST Parent MUST:", "SHOULD Child SHOULD"}},
+		{"alternatives", "The agent MUST use one of:\n\n- npm\n- yarn\n",
+			[]string{"MUST The agent MUST use one of:"}},
+		{"either", "1. The agent MUST record either:\n   - the test output\n   - the CI link\n",
+			[]string{"MUST The agent MUST record either:"}},
 		{"no colon", "The agent MUST notify the reviewer.\n\n- the reviewer\n",
 			[]string{"MUST The agent MUST notify the reviewer."}},
 	} {

@@ -231,7 +231,7 @@ func colonLead(f *flat) lead {
 	}
 	last := sp[len(sp)-1]
 	lv := firstKeyword(m[last[0]:last[1]])
-	if lv == "" {
+	if lv == "" || alternatives(f.b[last[0]:last[1]]) {
 		return lead{}
 	}
 	return lead{level: lv, text: string(f.b[last[0]:last[1]])}
@@ -503,6 +503,14 @@ func (w *walker) requirements(s *source, n ast.Node) {
 		}
 	}
 }
+
+// alternatives reports whether a lead offers its items as alternatives
+// ("MUST use one of:", "either:"): the items are not each owed.
+func alternatives(b []byte) bool {
+	return hasWord(string(b), &alternativeWords, "one", "of") || hasWord(string(b), &alternativeWords, "any", "of")
+}
+
+var alternativeWords = newWordSet("either")
 
 // hasList reports whether list item li holds a list.
 func hasList(li ast.Node) bool {

@@ -207,7 +207,7 @@ func TestInitWritesStarterOnlyWhenNone(t *testing.T) {
 func TestProtocolShowsInferredChecks(t *testing.T) {
 	p := fixture(t, "SESSION-PROTOCOL_2025-12-22_3821367d2.md")
 	code, out, stderr := sg(t, "", "protocol", "show", p)
-	if code != 0 || !strings.Contains(out, "inferred checks: 5") || !strings.Contains(out, `unchanged .agents/HANDOFF.md  <- line 203 DOCUMENTATION_UPDATE.`) {
+	if code != 0 || !strings.Contains(out, "inferred checks: 6") || !strings.Contains(out, `unchanged .agents/HANDOFF.md  <- line 203 DOCUMENTATION_UPDATE.`) {
 		t.Fatalf("show: exit %d %s\n%s", code, stderr, out)
 	}
 	code, out, _ = sg(t, "", "protocol", "show", "--json", p)
@@ -226,8 +226,8 @@ func TestProtocolShowsInferredChecks(t *testing.T) {
 			}
 		}
 	}
-	if n != 5 { // clean_worktree from "MUST stage all changed files" among them
-		t.Errorf("--json has %d inferred checks, want 5", n)
+	if n != 6 { // clean_worktree from "MUST stage all changed files", and the branch handoff (helper 363), among them
+		t.Errorf("--json has %d inferred checks, want 6", n)
 	}
 	code, out, _ = sg(t, "", "protocol", "lint", p)
 	if code != 0 || !strings.Contains(out, "commit_message conventional  <- line 268") || !strings.Contains(out, "evidence-only requirements: ") ||

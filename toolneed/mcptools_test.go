@@ -15,6 +15,8 @@ func TestMCPToolsOnRealProtocols(t *testing.T) {
 		"SERENA_INITIALIZATION.call-mcp-serena-activate": "mcp__serena__activate_project",
 		"SERENA_INITIALIZATION.call-mcp-serena-initial":  "mcp__serena__initial_instructions",
 		"SKILL_VALIDATION.read-skill-usage-mandatory":    "mcp__serena__read_memory",
+		// 2025-12-22's "Session context MUST go to:" item (helper 363).
+		"DOCUMENTATION_UPDATE.serena-memory-cross-session": "mcp__serena__write_memory",
 	}
 	seen := map[string]bool{}
 	for _, f := range []string{"SESSION-PROTOCOL_2025-12-18_fd7d1d61d.md", "SESSION-PROTOCOL_2025-12-22_3821367d2.md"} {

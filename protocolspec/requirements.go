@@ -127,7 +127,6 @@ func settleRequirements(p *Phase) []reqWords {
 	// is the key of seen.
 	id := func(text string, line int) string {
 		buf = append(append(buf[:0], p.ID...), '.')
-
 		from := len(buf)
 		if buf = appendSlug(buf, text); len(buf) == from {
 			buf = strconv.AppendInt(append(buf, "line-"...), int64(line), 10)

@@ -279,6 +279,7 @@ func v1222Honest(t *testing.T, r *sgRepo, doc, lazy string) []v1222Step {
 		// Session End Phase 1: Documentation Update.
 		{write: ".serena/memories/session-02-greet.md", body: "# Session 02\n\n" + objective + ". Next: document the scripts.\n"},
 		ev("DOCUMENTATION_UPDATE", "Serena memory for cross-session context", "file_path", ".serena/memories/session-02-greet.md"),
+		{shell: "mkdir -p .agents/handoffs/" + v1222Branch}, // Copilot's create tool wants the folder
 		{write: ".agents/handoffs/" + v1222Branch + "/session-02.md", body: "# Handoff: " + v1222Branch + ", session 02\n\n" + objective + ".\n\n## Next\n\n- Document the scripts.\n"},
 		{write: ".agents/planning/enhancement-PROJECT-PLAN.md", old: plan, body: strings.Replace(plan, "- [ ] Name argument", "- [x] Name argument", 1)},
 		// Phase 2.5: QA Validation, through the qa sub-agent.

@@ -253,9 +253,17 @@ func scopeOf(w []string) TestRun {
 		return cargoScope(args[1:])
 	case prog == "unittest":
 		if len(args) > 0 && args[0] == "discover" {
-			return TestRun{Runner: "unittest"}
+			// discover's start, pattern and top (-s, -p, -t) are the
+			// project's layout; its -k is a name filter as the main
+			// program's is (helper 365: `discover -k zzz 2>/dev/null`
+			// hid "Ran 0 tests" and passed over a failing suite).
+			r := TestRun{Runner: "unittest"}
+			r.Filters = unittestKeyFilters(args[1:])
+			return r
 		}
-		return flagScope("unittest", args, nil, nil, nil, "")
+		r := flagScope("unittest", args, nil, nil, nil, "")
+		r.Filters = append(r.Filters, unittestKeyFilters(args)...)
+		return r
 	case testSubcommand[prog]:
 		// npm test, make test, yarn run test:unit: the runner is the
 		// script; anything after it goes to the script, and narrows it.
@@ -404,6 +412,25 @@ func flagScope(runner string, args []string, value, filter map[string]bool, whol
 		r.Targets = whole
 	}
 	return r
+}
+
+// unittestKeyFilters returns unittest's -k patterns in args (-k X, -kX,
+// -k=X): each runs only the tests whose names match.
+func unittestKeyFilters(args []string) []string {
+	var f []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if !strings.HasPrefix(a, "-k") {
+			continue
+		}
+		v := strings.TrimPrefix(strings.TrimPrefix(a, "-k"), "=")
+		if v == "" && i+1 < len(args) {
+			i++
+			v = args[i]
+		}
+		f = append(f, "-k="+v)
+	}
+	return f
 }
 
 // pyConfigFilter: a pytest flag that swaps in a config no check reads

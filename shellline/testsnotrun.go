@@ -156,7 +156,10 @@ func goTestSkipFlag(args []string) string {
 			if !hasVal && !binary && i+1 < len(args) {
 				val = args[i+1]
 			}
-			if n, err := strconv.Atoi(strings.TrimSpace(val)); err == nil && n <= 0 {
+			// go reads the value as Go's flag package does, in any base
+			// with underscores (helper 365: -count=0x0, 0_0, 0b0 ran no
+			// test and `>/dev/null` hid the "[no tests to run]").
+			if n, err := strconv.ParseInt(strings.TrimSpace(val), 0, 64); err == nil && n <= 0 {
 				if binary {
 					return "-args -test.count=" + val
 				}

@@ -92,23 +92,52 @@ func checkConditionHits(ctx context.Context, env gateEnv, c protocolspec.Check) 
 }
 
 // onFeatureBranch decides when=feature_branch ("(if on feature branch)"):
-// HEAD is on a branch, and not the default one (the config's
-// default_branch, or the repository's).
+// HEAD, or the branch the session started on, is a branch other than the
+// default one (the config's default_branch, or the repository's). The
+// start's branch counts too (helper 365): a session on feat/x that
+// detached HEAD or switched to main before the gate made the branch
+// handoff not applicable.
 func onFeatureBranch(ctx context.Context, env gateEnv) (bool, string) {
-	_, branch, err := env.repo.Head(ctx)
-	if err != nil || branch == "" || branch == "HEAD" {
+	branch := sessionBranch(ctx, env)
+	if branch == "" {
 		return false, "HEAD is on no branch"
 	}
+	if isDefaultBranch(ctx, env, branch) {
+		return false, fmt.Sprintf("the session is on %s, the default branch", branch)
+	}
+	return true, fmt.Sprintf("the session is on %s, not the default branch", branch)
+}
+
+// sessionBranch is the branch a when=feature_branch check reads: HEAD's
+// when it is a branch other than the default one, else the branch the
+// session started on when that is one, else HEAD's ("" detached).
+func sessionBranch(ctx context.Context, env gateEnv) string {
+	_, head, err := env.repo.Head(ctx)
+	if err != nil || head == "HEAD" {
+		head = ""
+	}
+	if head != "" && !isDefaultBranch(ctx, env, head) {
+		return head
+	}
+	if env.sess != nil {
+		if b := env.sess.Branch; b != "" && b != "HEAD" && !isDefaultBranch(ctx, env, b) {
+			return b
+		}
+	}
+	return head
+}
+
+func isDefaultBranch(ctx context.Context, env gateEnv, branch string) bool {
 	def, err := env.repo.DefaultBranch(ctx)
 	if err != nil {
 		def = ""
 	}
 	for _, d := range []string{env.cfg.DefaultBranch, def, "main", "master"} {
 		if d != "" && branch == d {
-			return false, fmt.Sprintf("the session is on %s, the default branch", branch)
+			return true
 		}
 	}
-	return true, fmt.Sprintf("the session is on %s, not the default branch", branch)
+	return false
 }
 
 // branchFolder narrows a listed-file check's folder to the branch's
@@ -119,8 +148,8 @@ func branchFolder(ctx context.Context, env gateEnv, arg string) string {
 	if !ok {
 		return arg
 	}
-	_, branch, err := env.repo.Head(ctx)
-	if err != nil || branch == "" || branch == "HEAD" || repopath.HasMeta(branch) {
+	branch := sessionBranch(ctx, env)
+	if branch == "" || repopath.HasMeta(branch) {
 		return arg
 	}
 	return dir + "/" + branch + "/**"

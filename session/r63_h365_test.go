@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sessiongate/sessiongate/internal/gittest"
 	"github.com/sessiongate/sessiongate/session"
 )
 
@@ -50,6 +51,68 @@ func TestR63H365QARunOfNoTestOutputHidden(t *testing.T) {
 			}
 			if !c.passes && !strings.Contains(res.Blocked.Reason, "no test") && !strings.Contains(res.Blocked.Reason, "part of the suite") {
 				t.Errorf("blocked, but not for the run: %s", res.Blocked.Reason)
+			}
+		})
+	}
+}
+
+// TestR63H365BranchHandoffAfterLeavingTheBranch: helper 363's branch
+// handoff binds "(if on feature branch)" by HEAD. Helper 365's lazy agent
+// started on feat/greet-name and, before the gate, detached HEAD or
+// switched to main: the check was SKIPPED (HEAD on no branch / the default
+// branch). The branch the session started on counts now. Honest twins: a
+// session on main owes nothing; one that made its feature branch after
+// the start owes that branch's handoff.
+func TestR63H365BranchHandoffAfterLeavingTheBranch(t *testing.T) {
+	requireGit(t)
+	for _, tc := range []struct {
+		name, startOn, move, handoff string
+		want                         session.GateStatus
+	}{
+		{"lazy: detached before the gate", "feat/greet-name", "detach", "", session.StatusFail},
+		{"lazy: switched to main before the gate", "feat/greet-name", "main", "", session.StatusFail},
+		{"lazy: detached, main's folder written", "feat/greet-name", "detach", ".agents/handoffs/main/session-02.md", session.StatusFail},
+		{"honest: detached, its branch's handoff", "feat/greet-name", "detach", ".agents/handoffs/feat/greet-name/session-02.md", session.StatusPass},
+		{"honest: on main throughout", "", "", "", session.StatusSkipped},
+		{"honest: branch made after the start, its handoff", "", "feat/later", ".agents/handoffs/feat/later/session-02.md", session.StatusPass},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Setenv("CLAUDE_CONFIG_DIR", t.TempDir())
+			ctx := context.Background()
+			e := newEnv(t, string(fixtureProtocol(t, protoV14)))
+			main := strings.TrimSpace(gittest.Git(t, e.root, "branch", "--show-current"))
+			if tc.startOn != "" {
+				gittest.Git(t, e.root, "switch", "-q", "-c", tc.startOn)
+			}
+			id := e.start("Greet takes a name")
+			if _, err := e.engine.Advance(ctx, session.AdvanceRequest{ID: id, Target: "WORKING", Force: true, Reason: "this test is about an end phase"}); err != nil {
+				t.Fatal(err)
+			}
+			switch tc.move {
+			case "detach":
+				gittest.Git(t, e.root, "switch", "-q", "--detach")
+			case "main":
+				gittest.Git(t, e.root, "switch", "-q", main)
+			case "":
+			default:
+				gittest.Git(t, e.root, "switch", "-q", "-c", tc.move)
+			}
+			gittest.Write(t, e.root, ".agents/sessions/2026-12-07-session-02.md", "# Session 02\n\nGreet takes a name.\n")
+			if tc.handoff != "" {
+				gittest.Write(t, e.root, tc.handoff, "# Handoff\n\nGreet takes a name. Next: docs.\n")
+			}
+			g := e.gate(id, "DOCUMENTATION_UPDATE")
+			var got *session.CheckResult
+			for i, c := range g.Checks {
+				if c.Kind == "changed_since_start" && strings.HasPrefix(c.Arg, ".agents/handoffs/") {
+					got = &g.Checks[i]
+				}
+			}
+			if got == nil {
+				t.Fatalf("no .agents/handoffs/ check in %s", g.Message)
+			}
+			if got.Status != tc.want {
+				t.Fatalf("branch handoff check %s (%s), want %s", got.Status, got.Message, tc.want)
 			}
 		})
 	}

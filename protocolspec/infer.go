@@ -1,7 +1,6 @@
 package protocolspec
 
 import (
-	"github.com/sessiongate/sessiongate/internal/lazyregexp"
 	"regexp"
 	"slices"
 	"strings"
@@ -10,6 +9,8 @@ import (
 
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/text"
+
+	"github.com/sessiongate/sessiongate/internal/lazyregexp"
 )
 
 // Checks inferred from explicit sentences.

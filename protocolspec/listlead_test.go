@@ -86,6 +86,22 @@ func TestR63H363ListLeadShapes(t *testing.T) {
 			[]string{"MUST The agent MUST record either:"}},
 		{"no colon", "The agent MUST notify the reviewer.\n\n- the reviewer\n",
 			[]string{"MUST The agent MUST notify the reviewer."}},
+		// Round 63's open LOW row: a lead whose items are examples owes
+		// none of them; the sentence itself stays owed.
+		{"e.g.", "The agent MUST record what it verified, e.g.:\n\n- the test output\n- the CI link\n",
+			[]string{"MUST The agent MUST record what it verified, e.g.:"}},
+		{"for example", "1. Context MUST go to a shared place, for example:\n   - the wiki\n   - the tracker\n",
+			[]string{"MUST Context MUST go to a shared place, for example:"}},
+		{"such as", "The agent SHOULD run a linter such as:\n\n- ruff\n- flake8\n",
+			[]string{"SHOULD The agent SHOULD run a linter such as:"}},
+		{"for instance", "The agent MUST note risks, for instance:\n\n- data loss\n",
+			[]string{"MUST The agent MUST note risks, for instance:"}},
+		{"an example word inside the lead", "Context, such as decisions, MUST go to:\n\n- the log\n",
+			[]string{"MUST Context, such as decisions, MUST go to:", "MUST Context, such as decisions, MUST go to: the log"}},
+		{"a word ending in an example word", "The agent MUST record what it dislike:\n\n- the log\n",
+			[]string{"MUST The agent MUST record what it dislike:", "MUST The agent MUST record what it dislike: the log"}},
+		{"examples in parentheses", "The agent MUST save context (e.g.):\n\n- the log\n",
+			[]string{"MUST The agent MUST save context (e.g.):"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			spec := parseOK(t, inStart("### Phase 1: A (REQUIRED)\n\n"+tc.body))

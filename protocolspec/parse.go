@@ -231,11 +231,28 @@ func colonLead(f *flat) lead {
 	}
 	last := sp[len(sp)-1]
 	lv := firstKeyword(m[last[0]:last[1]])
-	if lv == "" || alternatives(f.b[last[0]:last[1]]) {
+	if lv == "" || alternatives(f.b[last[0]:last[1]]) || examples(f.b[last[0]:last[1]]) {
 		return lead{}
 	}
 	return lead{level: lv, text: string(f.b[last[0]:last[1]])}
 }
+
+// examples reports whether a lead offers its items as examples ("MUST
+// record what it verified, e.g.:", "a linter such as:"): the sentence is
+// owed, no item is (round 63's open row: each example was owed).
+func examples(b []byte) bool {
+	b = bytes.TrimRight(bytes.TrimSpace(b), "*_:) ")
+	b = bytes.TrimRight(b, ",")
+	for _, tail := range exampleTails {
+		if len(b) >= len(tail) && strings.EqualFold(string(b[len(b)-len(tail):]), tail) &&
+			(len(b) == len(tail) || !isWordByte(b[len(b)-len(tail)-1])) {
+			return true
+		}
+	}
+	return false
+}
+
+var exampleTails = []string{"e.g.", "e.g", "eg.", "for example", "for instance", "such as", "like"}
 
 // text returns the walker's scratch text buffer, emptied. What it holds
 // is gone at the next call: keep strings, not slices of it.

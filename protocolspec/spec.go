@@ -69,7 +69,7 @@ const (
 
 // SpecVersion changes whenever Parse starts producing something new, so a
 // spec cached in a database by an older sessiongate is parsed again.
-const SpecVersion = 7
+const SpecVersion = 8
 
 // Spec is a parsed protocol document.
 type Spec struct {

@@ -35,6 +35,9 @@ type Session struct {
 	// Changed is the files the session changed, the log itself,
 	// sessiongate's records and placeholders left out.
 	Changed []string
+	// Protocol is the session's protocol text ("" when not known): the
+	// paths it names are every log's, not a sign of whose log it is.
+	Protocol []byte
 }
 
 // Finding is one fact of the log that the session contradicts.
@@ -62,6 +65,16 @@ func Check(ctx context.Context, s Session, rel string, text []byte) (*Finding, e
 		}
 		if before != "" {
 			return &Finding{Line: ln, Msg: fmt.Sprintf("the commits section says %q but this session made commit %s before the log was last written: list this session's commits there (`- %s - <subject>`)", claim, short(before), short(before))}, nil
+		}
+	}
+	if paths, _ := Paths(text); len(paths) >= foreignMin {
+		exists, err := repoPaths(ctx, s)
+		if err != nil {
+			return nil, err
+		}
+		if ln, absent, ok := Foreign(text, s.Protocol, exists); ok {
+			return &Finding{Line: ln, Msg: fmt.Sprintf("names %d paths this repository does not hold (%s) of the %d it names: it reads as another project's log; write what this session did, naming its files or commits",
+				len(absent), strings.Join(firstN(absent, 3), ", "), len(paths))}, nil
 		}
 	}
 	if len(s.Changed) > 0 && !Names(text, s.Changed, s.Own) {

@@ -44,7 +44,11 @@ func logContradiction(ctx context.Context, env gateEnv, glob, rel string) (strin
 		}
 		changed = append(changed, f)
 	}
-	fd, err := logfacts.Check(ctx, logfacts.Session{Root: env.repo.Root(), Start: env.sess.StartCommit, Own: own, Changed: changed}, rel, text)
+	var protocol []byte
+	if env.protocol != nil {
+		protocol = []byte(env.protocol())
+	}
+	fd, err := logfacts.Check(ctx, logfacts.Session{Root: env.repo.Root(), Start: env.sess.StartCommit, Own: own, Changed: changed, Protocol: protocol}, rel, text)
 	if err != nil || fd == nil {
 		return "", err
 	}

@@ -13,6 +13,22 @@ import (
 // writes a merge commit with both parents. The ref moves by
 // compare-and-swap, retried like Put.
 func Merge(ctx context.Context, dir, ref, other string) (string, error) {
+	return merge(ctx, dir, ref, other, false)
+}
+
+// MergeKeepLocal is Merge for a ref that is the judge's copy (CI's, just
+// fetched from origin) and another that is not (a fork's): a record both
+// hold with other bytes keeps the local version unless the other side's
+// history holds the local one (a later version of it, such as a fork's own
+// session written again after a rebase). The larger-id rule let a fork
+// grind an edited copy of origin's record until it won (docs/security.md,
+// helper 368); the fork's copy stays in the merge's history, where verify
+// reads every version.
+func MergeKeepLocal(ctx context.Context, dir, ref, other string) (string, error) {
+	return merge(ctx, dir, ref, other, true)
+}
+
+func merge(ctx context.Context, dir, ref, other string, keepLocal bool) (string, error) {
 	if err := ValidRef(ref); err != nil {
 		return "", err
 	}
@@ -40,7 +56,11 @@ func Merge(ctx context.Context, dir, ref, other string) (string, error) {
 			if err != nil {
 				return "", err
 			}
-			tree, err := union(ctx, dir, ours, theirs)
+			pick := largerID
+			if keepLocal {
+				pick = localUnlessSuperseded(ctx, dir, other)
+			}
+			tree, err := union(ctx, dir, "", ours, theirs, pick)
 			if err != nil {
 				return "", fmt.Errorf("merge records %.12s into %s: %w", other, ref, err)
 			}
@@ -67,11 +87,11 @@ func isAncestor(ctx context.Context, dir, a, b string) bool {
 	return err == nil
 }
 
-// union merges two trees entry by entry. Records are written by the one
-// clone whose database holds the session, so two sides disagree on a file
-// only when a record was rewritten; then the larger object id wins, a
-// choice both sides make alike, so clones that merge concurrently converge.
-func union(ctx context.Context, dir, a, b string) (string, error) {
+// union merges two trees entry by entry (prefix is their path). Records
+// are written by the one clone whose database holds the session, so two
+// sides disagree on a file only when a record was rewritten; then pick
+// chooses.
+func union(ctx context.Context, dir, prefix, a, b string, pick func(path string, x, y treeEntry) (treeEntry, error)) (string, error) {
 	if a == b || b == "" {
 		return a, nil
 	}
@@ -93,14 +113,47 @@ func union(ctx context.Context, dir, a, b string) (string, error) {
 			ea[name] = y
 		case x.oid == y.oid:
 		case x.typ == "tree" && y.typ == "tree":
-			t, err := union(ctx, dir, x.oid, y.oid)
+			t, err := union(ctx, dir, prefix+name+"/", x.oid, y.oid, pick)
 			if err != nil {
 				return "", err
 			}
 			ea[name] = treeEntry{mode: "040000", typ: "tree", oid: t}
-		case y.oid > x.oid:
-			ea[name] = y
+		default:
+			e, err := pick(prefix+name, x, y)
+			if err != nil {
+				return "", err
+			}
+			ea[name] = e
 		}
 	}
 	return mkTree(ctx, dir, ea)
+}
+
+// largerID is union's choice between clones: the larger object id wins, a
+// choice both sides make alike, so clones that merge concurrently converge.
+func largerID(_ string, x, y treeEntry) (treeEntry, error) {
+	if y.oid > x.oid {
+		return y, nil
+	}
+	return x, nil
+}
+
+// localUnlessSuperseded keeps the local entry x unless the other commit's
+// history of the path holds x's blob (y is a later version of it).
+func localUnlessSuperseded(ctx context.Context, dir, other string) func(string, treeEntry, treeEntry) (treeEntry, error) {
+	return func(path string, x, y treeEntry) (treeEntry, error) {
+		if x.typ != "blob" || y.typ != "blob" {
+			return x, nil
+		}
+		vs, err := versions(ctx, dir, other, path, false)
+		if err != nil {
+			return x, fmt.Errorf("list the versions of %s at %.12s: %w", path, other, err)
+		}
+		for _, v := range vs {
+			if v == x.oid {
+				return y, nil
+			}
+		}
+		return x, nil
+	}
 }

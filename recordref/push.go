@@ -142,6 +142,16 @@ func fetchEnv(ctx context.Context, dir, remote, ref string, env []string) (strin
 // (a union: nothing local is lost, unlike a forced fetch). It returns the
 // local tip afterwards; "" when neither side has records.
 func Pull(ctx context.Context, dir, remote, ref string) (string, error) {
+	return pull(ctx, dir, remote, ref, false)
+}
+
+// PullKeepLocal is Pull merging by MergeKeepLocal: CI merging a fork's
+// records into origin's (`records pull --keep-local`).
+func PullKeepLocal(ctx context.Context, dir, remote, ref string) (string, error) {
+	return pull(ctx, dir, remote, ref, true)
+}
+
+func pull(ctx context.Context, dir, remote, ref string, keepLocal bool) (string, error) {
 	if err := ValidRef(ref); err != nil {
 		return "", err
 	}
@@ -155,7 +165,7 @@ func Pull(ctx context.Context, dir, remote, ref string) (string, error) {
 	if theirs == "" {
 		return Tip(ctx, dir, ref)
 	}
-	return Merge(ctx, dir, ref, theirs)
+	return merge(ctx, dir, ref, theirs, keepLocal)
 }
 
 // List returns the session ids with a record at a records commit, sorted.

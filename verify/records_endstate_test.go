@@ -62,8 +62,8 @@ func TestVerifyEndStateRewritten(t *testing.T) {
 		tip      string
 		want     string // "" passes
 	}{
-		{"laundered: ABANDONED, then COMPLETE", []string{"ABANDONED"}, "COMPLETE", "first version with an end on the records ref said ABANDONED"},
-		{"laundered: TERMINATED, then COMPLETE", []string{"TERMINATED"}, "COMPLETE", "first version with an end on the records ref said TERMINATED"},
+		{"laundered: ABANDONED, then COMPLETE", []string{"ABANDONED"}, "COMPLETE", "version with an end on the records ref said ABANDONED"},
+		{"laundered: TERMINATED, then COMPLETE", []string{"TERMINATED"}, "COMPLETE", "version with an end on the records ref said TERMINATED"},
 		{"laundered: mid-session, ABANDONED, then COMPLETE", []string{"", "ABANDONED"}, "COMPLETE", "said ABANDONED"},
 		{"honest: mid-session, then COMPLETE", []string{""}, "COMPLETE", ""},
 		{"honest: COMPLETE written again", []string{"COMPLETE"}, "COMPLETE", ""},

@@ -67,9 +67,14 @@ func checkHistory(ctx context.Context, dir, tip, id string, rc *recordCheck) {
 		}
 		if end == "" {
 			end = t.EndedAt
-			// A session ends once: the first version written with an
-			// end says how. An ABANDONED record rewritten COMPLETE (ids
-			// recomputed, end_commit set) passed on the old code.
+		}
+		// A session ends once: a version written with an end says how.
+		// An ABANDONED record rewritten COMPLETE (ids recomputed,
+		// end_commit set) passed on the old code. Any such version, not
+		// the first: "first" is git's date order, and a fork's copy
+		// committed with an old date and merged beside origin's came
+		// first (helper 368).
+		if t.EndedAt != "" && t.State != "" && (endState == "" || endState == "COMPLETE") {
 			endState = t.State
 		}
 		// A session starts and ends once, so every version says the same:
@@ -95,7 +100,7 @@ func checkHistory(ctx context.Context, dir, tip, id string, rc *recordCheck) {
 	// deleted later by a person is written again in its new state, and
 	// fails as not COMPLETE on its own.
 	if end != "" && endState != "" && rc.endState == "COMPLETE" && endState != "COMPLETE" {
-		rc.problems = append(rc.problems, fmt.Sprintf("%s: says the session ended %s, but the first version with an end on the records ref said %s (a session ends once: record edited)", rc.path, orNone(rc.endState), endState))
+		rc.problems = append(rc.problems, fmt.Sprintf("%s: says the session ended %s, but a version with an end on the records ref said %s (a session ends once: record edited)", rc.path, orNone(rc.endState), endState))
 	}
 	if end != "" && !sameTime(rc.endedAt, end) {
 		rc.problems = append(rc.problems, fmt.Sprintf("%s: ended_at %s, but the record's first version with an end on the records ref said %s (record edited)", rc.path, orNone(rc.endedAt), end))

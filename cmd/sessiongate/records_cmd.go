@@ -45,6 +45,7 @@ func newRecordsCmd(a *app) *cobra.Command {
 		return "origin"
 	}
 	var sessionsOf string
+	var keepLocal bool
 	push := &cobra.Command{
 		Use:   "push [REMOTE]",
 		Short: "Push the records ref (default remote: origin), merging the remote's records first when it moved",
@@ -82,7 +83,11 @@ func newRecordsCmd(a *app) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			tip, err := recordref.Pull(c.Context(), dir, remoteArg(argv), ref)
+			pullFn := recordref.Pull
+			if keepLocal {
+				pullFn = recordref.PullKeepLocal
+			}
+			tip, err := pullFn(c.Context(), dir, remoteArg(argv), ref)
 			if err != nil {
 				return usage(err)
 			}
@@ -94,6 +99,9 @@ func newRecordsCmd(a *app) *cobra.Command {
 			return nil
 		},
 	}
+	// CI merging a fork's records into origin's: a record both hold with
+	// other bytes is judged as origin holds it (docs/security.md, helper 368).
+	pull.Flags().BoolVar(&keepLocal, "keep-local", false, "a record both refs hold with other bytes keeps the local version unless the remote's history holds it (a later version): CI merging a fork's records into origin's")
 	list := &cobra.Command{
 		Use:   "list",
 		Short: "List the session ids with a record on the records ref",

@@ -1829,3 +1829,20 @@ func (r *Repo) NewOnBranch(ctx context.Context, tip string, not []string, self s
 	}
 	return n, nil
 }
+
+// NotesAnnotated lists the objects the notes under ref annotate (`git
+// notes --ref REF list`), for the parked-work check: a note on a commit
+// HEAD reaches is shown by `git log` beside it, not parked out of sight.
+func (r *Repo) NotesAnnotated(ctx context.Context, ref string) ([]string, error) {
+	b, err := run(ctx, r.root, "notes", "--ref="+ref, "list")
+	if err != nil {
+		return nil, fmt.Errorf("list the notes of %s: %w", ref, err)
+	}
+	var out []string
+	for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		if f := strings.Fields(l); len(f) == 2 {
+			out = append(out, f[1])
+		}
+	}
+	return out, nil
+}

@@ -209,6 +209,9 @@ func parkedWork(ctx context.Context, env gateEnv) []string {
 	}
 	var told func(name string) bool
 	for _, ref := range slices.Sorted(maps.Keys(tips)) {
+		if ref == shownNotesRef && notesShownOnHead(ctx, env.repo, head) {
+			continue // `git notes add` on the session's commits: shown, not parked
+		}
 		n := newWork(tips[ref])
 		if n == 0 {
 			continue
@@ -352,4 +355,43 @@ func branchNameByte(t string, i int) bool {
 	}
 	c := t[i]
 	return c == '/' || c == '-' || c == '_' || c == '.' && i+1 < len(t) && t[i+1] != ' ' && t[i+1] != '\n' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
+
+// A note added to one of the session's commits (`git notes add -m
+// "reviewed"`) moved refs/notes/commits to a commit HEAD does not hold,
+// and an honest session was blocked at "Commit all changes" as if it had
+// parked work there (helper 369). git log shows the notes of
+// refs/notes/commits beside the commits they annotate, so a note on a
+// commit HEAD reaches is in plain sight; a note on anything else (a
+// stash commit, a blob), or under another notes ref, stays parked work.
+
+// shownNotesRef is the notes ref git log shows by default.
+const shownNotesRef = "refs/notes/commits"
+
+// maxShownNotes bounds the notes whose commits are checked one by one;
+// a ref with more is judged as before (parked when new).
+const maxShownNotes = 200
+
+// notesLister lists the objects a notes ref annotates (gitrepo.Repo).
+type notesLister interface {
+	NotesAnnotated(ctx context.Context, ref string) ([]string, error)
+}
+
+// notesShownOnHead reports whether every note of shownNotesRef annotates
+// a commit head reaches.
+func notesShownOnHead(ctx context.Context, repo Repo, head string) bool {
+	nl, ok := repo.(notesLister)
+	if !ok {
+		return false
+	}
+	objs, err := nl.NotesAnnotated(ctx, shownNotesRef)
+	if err != nil || len(objs) == 0 || len(objs) > maxShownNotes {
+		return false
+	}
+	for _, o := range objs {
+		if in, err := repo.IsAncestor(ctx, o, head); err != nil || !in {
+			return false
+		}
+	}
+	return true
 }

@@ -177,8 +177,9 @@ func startCopy(ctx context.Context, env gateEnv, rel string) (string, error) {
 
 // checkChanged passes on a file matching glob that changed since the
 // session started and still exists, sessiongate's records and placeholders
-// left out.
-func checkChanged(ctx context.Context, env gateEnv, glob string) (GateStatus, string, string) {
+// left out. judge, when set, says why a file is not the session's work
+// (listedJudge); "" when it is.
+func checkChanged(ctx context.Context, env gateEnv, glob string, judge func(string) (string, error)) (GateStatus, string, string) {
 	if _, err := repopath.Clean(glob); err != nil {
 		return StatusFail, err.Error(), ""
 	}
@@ -186,7 +187,7 @@ func checkChanged(ctx context.Context, env gateEnv, glob string) (GateStatus, st
 	if err != nil {
 		return StatusFail, err.Error(), ""
 	}
-	var skipped []string
+	var skipped, judged []string
 	var own ownWork
 	named := namedUnder(env.phase, glob)
 	for _, f := range repopath.Filter(files, glob) {
@@ -218,6 +219,14 @@ func checkChanged(ctx context.Context, env gateEnv, glob string) (GateStatus, st
 					continue
 				}
 			}
+			if judge != nil {
+				if why, err := judge(f); err != nil {
+					return StatusFail, err.Error(), ""
+				} else if why != "" {
+					judged = append(judged, why)
+					continue
+				}
+			}
 			if pass, err := own.take(ctx, env, glob, f); err != nil {
 				return StatusFail, err.Error(), ""
 			} else if pass {
@@ -227,6 +236,10 @@ func checkChanged(ctx context.Context, env gateEnv, glob string) (GateStatus, st
 	}
 	if st, msg, ref, ok := own.verdict(env, glob, " changed"); ok {
 		return st, msg, ref
+	}
+	if len(judged) > 0 {
+		return StatusFail, fmt.Sprintf("%s holds no file of this session's own context: %s; the protocol sends the session's context there, so write it in a file of its own (not a link, a copy or a template)",
+			glob, strings.Join(firstN(append(judged, skipped...), 3), "; ")), ""
 	}
 	if len(skipped) > 0 {
 		return StatusFail, fmt.Sprintf("%s not changed since the session started (%s); %s do not count", glob, shortSHA(env.sess.StartCommit), strings.Join(firstN(skipped, 3), ", ")), ""

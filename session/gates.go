@@ -242,7 +242,11 @@ func runCheck(ctx context.Context, env gateEnv, c protocolspec.Check) (CheckResu
 	case protocolspec.CheckFileExists:
 		cr.Status, cr.Message, cr.Evidence = checkFileExists(ctx, env, c)
 	case protocolspec.CheckChangedSinceStart:
-		cr.Status, cr.Message, cr.Evidence = checkChanged(ctx, env, c.Arg)
+		var judge func(string) (string, error)
+		if listedFileCheck(c) {
+			judge = listedJudge(ctx, env)
+		}
+		cr.Status, cr.Message, cr.Evidence = checkChanged(ctx, env, c.Arg, judge)
 	case protocolspec.CheckContentHash:
 		cr.Status, cr.Message, cr.Evidence = checkContentHash(env, c.Arg)
 		if rel, err := repopath.Clean(c.Arg); err == nil {

@@ -55,8 +55,19 @@ func listedJudge(ctx context.Context, env gateEnv) func(f string) (string, error
 			return fmt.Sprintf("%s (not read: %v)", f, err), nil
 		}
 		text := string(textfold.Decode(body))
-		if n := proseWords(f, prot.Strip(text)); n < listedMinWords {
-			return fmt.Sprintf("%s (%d words of prose besides headings, code blocks and the protocol's own lines, under the %d of a handoff: say what this session did, what it decided and what comes next)", f, n, listedMinWords), nil
+		// An earlier session's file (one the start holds) is judged on
+		// what this session added to it: `echo x >> session-01.md` kept
+		// the earlier session's words and met the rest.
+		own, where := text, ""
+		if _, ok, err := env.repo.ReadCommitted(ctx, env.sess.StartCommit, f); err == nil && ok {
+			added, _, _, err := env.repo.DiffLines(ctx, env.sess.StartCommit, f)
+			if err != nil {
+				return "", fmt.Errorf("read what this session added to %s: %w", f, err)
+			}
+			own, where = string(textfold.Decode([]byte(strings.Join(added, "\n")))), " added to a file an earlier session wrote (the start holds it)"
+		}
+		if n := proseWords(f, prot.Strip(own)); n < listedMinWords {
+			return fmt.Sprintf("%s (%d words of prose%s besides headings, code blocks and the protocol's own lines, under the %d of a handoff: say what this session did, what it decided and what comes next)", f, n, where, listedMinWords), nil
 		}
 		if why := listedPlaceholders(env, f); why != "" {
 			return f + " (" + why + ")", nil

@@ -33,6 +33,8 @@ func TestR64H366ListedFileIsWork(t *testing.T) {
 		"- The test script checks the loud greeting and the plain one side by side.\n\n" +
 		"## Decisions\n\n- Kept the flag parsing in plain sh rather than getopts, so busybox runs it.\n\n" +
 		"## Next\n\n- Document --loud in README.md and add it to the usage line.\n"
+	earlier := ".agents/handoffs/feat/greet-name/session-01.md"
+	earlierText := "# Handoff: feat/greet-name, session 01\n\n## Done\n\n- Read scripts/greet.sh and planned the name argument: the first word is the name, none means World.\n\n## Next\n\n- Write it and a test in scripts/test.sh.\n"
 	copied := strings.NewReplacer("feat/greet-loud", branch, "session 01", "session 02", "2026-11-30", "2026-12-07", "3f9a2c1", "9b8e7d6").Replace(oldText)
 	honest := "# Handoff: feat/greet-name, session 02\n\n## Done\n\n" +
 		"- scripts/greet.sh takes an optional name and greets World without one.\n\n" +
@@ -80,6 +82,12 @@ func TestR64H366ListedFileIsWork(t *testing.T) {
 			gittest.Git(t, root, "commit", "-q", "-m", "docs: handoff")
 			gittest.Git(t, root, "rm", "-q", handoff)
 		}, session.StatusFail, ""},
+		{"lazy: a line added to the branch's earlier handoff", branch, func(t *testing.T, root string) {
+			gittest.Write(t, root, earlier, earlierText+"x\n")
+		}, session.StatusFail, "added to a file an earlier session wrote"},
+		{"honest: the branch's earlier handoff brought up to date", branch, func(t *testing.T, root string) {
+			gittest.Write(t, root, earlier, earlierText+"\n## Session 02\n\n- scripts/greet.sh takes the name now; README.md is next.\n")
+		}, session.StatusPass, ""},
 		{"honest: a handoff of the session's work", branch, func(t *testing.T, root string) { gittest.Write(t, root, handoff, honest) }, session.StatusPass, ""},
 		{"honest: the handoff says what the session log says", branch, func(t *testing.T, root string) { gittest.Write(t, root, handoff, logText) }, session.StatusPass, ""},
 		{"honest: a short one, in a sentence", branch, func(t *testing.T, root string) {
@@ -93,6 +101,9 @@ func TestR64H366ListedFileIsWork(t *testing.T) {
 			e := newEnv(t, string(proto))
 			gittest.Write(t, e.root, ".agents/HANDOFF.md", "# Handoff\n\nThe greeting script lives in scripts/greet.sh; run scripts/test.sh before committing.\n")
 			gittest.Write(t, e.root, oldOne, oldText)
+			if tc.branch != "" {
+				gittest.Write(t, e.root, earlier, earlierText) // the branch's first session, before this one
+			}
 			gittest.Write(t, e.root, "scripts/greet.sh", "#!/bin/sh\necho \"Hello, World\"\n")
 			gittest.Git(t, e.root, "add", "-A")
 			gittest.Git(t, e.root, "commit", "-q", "-m", "chore: earlier work")

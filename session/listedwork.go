@@ -58,15 +58,17 @@ func listedJudge(ctx context.Context, env gateEnv) func(f string) (string, error
 		// An earlier session's file (one the start holds) is judged on
 		// what this session added to it: `echo x >> session-01.md` kept
 		// the earlier session's words and met the rest.
-		own, where := text, ""
+		n, where := len(proseWords(f, prot.Strip(text))), ""
 		if _, ok, err := env.repo.ReadCommitted(ctx, env.sess.StartCommit, f); err == nil && ok {
-			added, _, _, err := env.repo.DiffLines(ctx, env.sess.StartCommit, f)
+			added, removed, _, err := env.repo.DiffLines(ctx, env.sess.StartCommit, f)
 			if err != nil {
 				return "", fmt.Errorf("read what this session added to %s: %w", f, err)
 			}
-			own, where = string(textfold.Decode([]byte(strings.Join(added, "\n")))), " added to a file an earlier session wrote (the start holds it)"
+			// Words the changed lines held before are the earlier
+			// session's: `sed s/planned/designed/` adds one word.
+			n, where = newWords(f, prot, added, removed), " added to a file an earlier session wrote (the start holds it)"
 		}
-		if n := proseWords(f, prot.Strip(own)); n < listedMinWords {
+		if n < listedMinWords {
 			return fmt.Sprintf("%s (%d words of prose%s besides headings, code blocks and the protocol's own lines, under the %d of a handoff: say what this session did, what it decided and what comes next)", f, n, where, listedMinWords), nil
 		}
 		if why := listedPlaceholders(env, f); why != "" {
@@ -89,10 +91,29 @@ func listedJudge(ctx context.Context, env gateEnv) func(f string) (string, error
 	}
 }
 
-// proseWords counts the words (letter runs of two or more) a reader sees
-// in rel's text outside headings, fenced blocks and comments.
-func proseWords(rel, text string) int {
+// newWords counts the prose words of the added lines that the removed
+// lines did not hold (each word as often as it was added beyond it was
+// removed).
+func newWords(rel string, prot *nearcopy.Source, added, removed []string) int {
+	had := map[string]int{}
+	for _, w := range proseWords(rel, prot.Strip(string(textfold.Decode([]byte(strings.Join(removed, "\n")))))) {
+		had[strings.ToLower(w)]++
+	}
 	n := 0
+	for _, w := range proseWords(rel, prot.Strip(string(textfold.Decode([]byte(strings.Join(added, "\n")))))) {
+		if w = strings.ToLower(w); had[w] > 0 {
+			had[w]--
+			continue
+		}
+		n++
+	}
+	return n
+}
+
+// proseWords lists the words (letter runs of two or more) a reader sees
+// in rel's text outside headings, fenced blocks and comments.
+func proseWords(rel, text string) []string {
+	var out []string
 	for _, l := range strings.Split(nearcopy.Prose(mdtext.ShownIn(rel, text)), "\n") {
 		t := strings.TrimSpace(l)
 		if strings.HasPrefix(t, "#") || strings.Trim(t, "=-*_ ") == "" {
@@ -100,11 +121,11 @@ func proseWords(rel, text string) int {
 		}
 		for _, w := range strings.FieldsFunc(t, func(r rune) bool { return !unicode.IsLetter(r) }) {
 			if len([]rune(w)) >= 2 {
-				n++
+				out = append(out, w)
 			}
 		}
 	}
-	return n
+	return out
 }
 
 // listedPlaceholders: f still holds a placeholder of a template the phase

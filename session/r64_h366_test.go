@@ -85,6 +85,9 @@ func TestR64H366ListedFileIsWork(t *testing.T) {
 		{"lazy: a line added to the branch's earlier handoff", branch, func(t *testing.T, root string) {
 			gittest.Write(t, root, earlier, earlierText+"x\n")
 		}, session.StatusFail, "added to a file an earlier session wrote"},
+		{"lazy: two words of the branch's earlier handoff changed", branch, func(t *testing.T, root string) {
+			gittest.Write(t, root, earlier, strings.NewReplacer("planned", "designed", "Write it", "Implement it").Replace(earlierText))
+		}, session.StatusFail, "added to a file an earlier session wrote"},
 		{"honest: the branch's earlier handoff brought up to date", branch, func(t *testing.T, root string) {
 			gittest.Write(t, root, earlier, earlierText+"\n## Session 02\n\n- scripts/greet.sh takes the name now; README.md is next.\n")
 		}, session.StatusPass, ""},

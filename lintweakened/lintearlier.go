@@ -113,3 +113,24 @@ func merged(ctx context.Context, repo Repo, c owncommit.Fact, def string) bool {
 	}
 	return !known && c.Shared
 }
+
+// AgentChanged names who, other than a person, made file (absolute, in
+// the repository) what it is: "this session" when it differs from the
+// session's start commit (or, not committed there, was changed since the
+// start), or an earlier agent session's commit not yet on the default
+// branch; "" when its content is a person's. The same rule as a lint
+// config's, for any file whose content decides what a check trusts (an
+// MCP server's program, session/mcpprogram.go).
+func AgentChanged(ctx context.Context, repo Repo, s *Session, file string) (string, error) {
+	if in, err := changedInSession(ctx, repo, s, file); err != nil || in {
+		if err != nil {
+			return "", fmt.Errorf("compare with the session's start: %w", err)
+		}
+		return "this session", nil
+	}
+	who, err := earlierSessionChange(ctx, repo, s, file)
+	if err != nil || who == "" {
+		return "", err
+	}
+	return "an earlier agent session's commit " + who, nil
+}

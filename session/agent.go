@@ -470,6 +470,12 @@ func (e *Engine) agentPreTool(ctx context.Context, bd *AgentBound, root string, 
 			v.Next = "install packages with pip, uv or poetry (their .pth files are theirs); leave the user's tool config as it was at the session's start"
 			return v, nil
 		}
+		if how := e.mcpProgramWrite(ctx, bd, root, call, rawWrites, lines); how != "" {
+			v.Deny, v.Gate = true, "protected files"
+			v.Reason = how
+			v.Next = "leave the MCP servers' programs and definitions as a person set them; a person who wants a change makes it"
+			return v, nil
+		}
 		switch call.Kind {
 		case ToolEdit:
 			if rel := gitDirPath(root, call.Paths); rel != "" {

@@ -350,7 +350,7 @@ func (e *Engine) ingestTranscripts(ctx context.Context, s *Session, spec *protoc
 				// A failed call's id used again (witness.go).
 				whys = cw.Reused(calls, &st)
 			}
-			evs, unseen = e.transcriptEvidence(s, spec, &t, calls, cw, whys)
+			evs, unseen = e.transcriptEvidence(s, spec, &t, calls, cw, whys, e.mcpDistrustFn(ctx, s))
 			if t.Agent == transcript.Claude {
 				outcomes = mcpOutcomeEvents(calls, cw) // "if either call fails" (callfailure.go)
 			}
@@ -561,7 +561,9 @@ func (e *Engine) sessionTranscripts(ctx context.Context, s *Session) (transcript
 //
 // whys says, by the index of calls, why a Gemini CLI or Copilot call does
 // not count (callwitness.Witness.Take).
-func (e *Engine) transcriptEvidence(s *Session, spec *protocolspec.Spec, t *AgentTranscript, calls []transcript.Call, cw *callWitness, whys []string) (out []Evidence, unseen []string) {
+//
+// distrust says why an MCP server's calls are not evidence (mcpprogram.go).
+func (e *Engine) transcriptEvidence(s *Session, spec *protocolspec.Spec, t *AgentTranscript, calls []transcript.Call, cw *callWitness, whys []string, distrust func(server string) string) (out []Evidence, unseen []string) {
 	now := e.now()
 	for ci, c := range calls {
 		from := len(out)
@@ -593,6 +595,9 @@ func (e *Engine) transcriptEvidence(s *Session, spec *protocolspec.Spec, t *Agen
 				}
 			case ci < len(whys):
 				why = whys[ci]
+			}
+			if why == "" && c.Kind == transcript.MCP && distrust != nil {
+				why = distrust(mcpServerOf(c.Tool))
 			}
 			if why != "" {
 				out, unseen = out[:from], append(unseen, why)

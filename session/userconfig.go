@@ -32,9 +32,25 @@ type userConfig = userconfig.Config
 func startUserConfigEvent(s *Session) *Event {
 	uc := userconfig.Read(s.Worktree)
 	uc.OtherMCPServers, uc.OtherKnown = mcpconfig.UserServers(mcpconfig.Getenv), true
+	// Short keys and hashes: the event holds 4,000 bytes, and past
+	// maxKeptDefs the definitions are not kept (not judged) rather than
+	// the event cut.
+	if defs := mcpconfig.UserDefs(s.Worktree, mcpconfig.Getenv); len(defs) <= maxKeptDefs {
+		uc.MCPDefs, uc.MCPDefsKnown = map[string]string{}, true
+		for _, d := range defs {
+			uc.MCPDefs[mcpDefKey(d)] = d.Hash[:16]
+		}
+	}
 	b, _ := json.Marshal(uc)
 	return &Event{SessionID: s.ID, Token: TokStartUserConfig, Detail: truncate(string(b), 4000), CreatedAt: s.CreatedAt}
 }
+
+// maxKeptDefs bounds the user-level MCP definitions the start event keeps.
+const maxKeptDefs = 40
+
+// mcpDefKey names a user-level definition in the start event: its server
+// and its file's name.
+func mcpDefKey(d mcpconfig.Def) string { return d.Name + "@" + filepath.Base(d.Source) }
 
 // userConfigAtStart reads the names the session's start event kept (ok
 // false for a session from before it kept them, or on a read error).

@@ -33,6 +33,12 @@ type Config struct {
 	// session fills; OtherKnown tells a session that kept them.
 	OtherMCPServers []string `json:"other_mcp_servers,omitempty"`
 	OtherKnown      bool     `json:"other_known,omitempty"`
+	// MCPDefs holds, for each user-level MCP server definition (its server
+	// and file name, "NAME@FILE"), a short hash of the definition (never its body):
+	// one not the same later was written during the session
+	// (session/mcpprogram.go). MCPDefsKnown tells a session that kept them.
+	MCPDefs      map[string]string `json:"mcp_defs,omitempty"`
+	MCPDefsKnown bool              `json:"mcp_defs_known,omitempty"`
 }
 
 // ClaudeFiles is where Claude Code keeps its user config:

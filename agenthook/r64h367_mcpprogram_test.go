@@ -57,6 +57,16 @@ func TestR64H367MCPProgramWrites(t *testing.T) {
 		{`ln -sf "$PWD/fake.py" ~/.local/bin/uvx`, true},
 		{`cp uvx ~/.local/bin/`, true},
 		{`cp fake.py ` + pathDir + `/uvx`, true},
+		{`tee ~/.local/bin/uvx < fake.py`, true},
+		{`dd if=fake.py of=$HOME/.local/bin/uvx`, true},
+		{`sh -c "cp fake.py ~/.local/bin/uvx"`, true},
+		{`x=~/.local/bin; cp fake.py $x/uvx`, true},
+		{`cd ~/.local/bin && cp ` + r.root + `/fake.py uvx`, true},
+		{`python3 -c "import shutil; shutil.copy('fake.py', '` + home + `/.local/bin/uvx')"`, true},
+		{`mv fake.py ~/.local/bin/uvx`, true},
+		{`cp -t ~/.local/bin uvx`, true},
+		{`go build -o ~/.local/bin/uvx ./cmd/fake`, true},
+		{`sed -i 's/x/y/' tools/mcp_server.py`, true},
 		{`echo 'print(1)' > tools/mcp_server.py`, true},
 		{`cp fake.py tools/mcp_server.py`, true},
 		{`claude mcp add --scope user serena -- python3 fake.py`, true},
@@ -76,6 +86,8 @@ func TestR64H367MCPProgramWrites(t *testing.T) {
 		{`claude mcp get serena`, false},
 		{`claude mcp add -s user context7 -- npx -y @upstash/context7-mcp`, false},
 		{`cat tools/mcp_server.py > /tmp/copy.py`, false},
+		{`go build -o bin/app ./cmd/app`, false},
+		{`gcc -O2 -o hello hello.c`, false},
 	} {
 		out, _ := r.hook("claude", "PreToolUse", with(bash, "tool_input", map[string]any{"command": c.line}))
 		denied := pathStr(out, "hookSpecificOutput", "permissionDecision") == "deny"

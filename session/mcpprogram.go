@@ -69,6 +69,13 @@ func (e *Engine) mcpProgramWrite(ctx context.Context, bd *AgentBound, root strin
 				if len(ws) > 2 && slices.Contains([]string{"ln", "cp", "mv", "install", "rsync"}, filepath.Base(ws[0])) {
 					writes = append(writes, ws[len(ws)-1])
 				}
+				// A program built or fetched onto the path (`go build -o
+				// ~/.local/bin/uvx ./fake`, `curl -o`, `wget -O`).
+				for j := 1; j+1 < len(ws); j++ {
+					if ws[j] == "-o" || ws[j] == "-O" || ws[j] == "--output" {
+						writes = append(writes, ws[j+1])
+					}
+				}
 				if cli, sub, name, ok := mcpconfig.CLIDefine(ws); ok {
 					if how := e.mcpRedefines(ctx, bd, root, cli, sub, name); how != "" {
 						return how

@@ -41,7 +41,7 @@ func TestR64H367Programs(t *testing.T) {
 		}
 	}
 	for _, c := range []struct {
-		words             []string
+		words            []string
 		cli, sub, server string
 		ok               bool
 	}{

@@ -166,6 +166,18 @@ func TestVerifyGitLabTemplate(t *testing.T) {
 			env: append(mr("7", "bad-notrailer"), "CI_COMMIT_SHA="+w.notrailer, "CI_MERGE_REQUEST_SOURCE_PROJECT_URL=file://"+stacked,
 				"CI_MERGE_REQUEST_SOURCE_PROJECT_ID=2"),
 			code: 1, issues: 1, want: []string{`(?m)^FAIL .* sneak a change`, `(?m)^OK .* add work1\.txt`}},
+		// A fork's records ref carrying the project's record of the
+		// merge request's session edited ABANDONED and ground to win the
+		// larger-id union (helper 368): the job judges the project's copy
+		// (records pull --keep-local: "says the session ended COMPLETE"),
+		// not the fork's ("ended ABANDONED, not COMPLETE"); the fork's
+		// version in the merged history fails the commits of its own
+		// merge request, which is the fork's to spoil.
+		{name: "TestR64H368 a fork's ground copy of a record the project holds is not judged", sha: w.work2, depth: 20,
+			setup: func(t *testing.T) { h368GroundFork(t, w, filepath.Join(w.dir, "gl-ground-fork.git"), w.work2) },
+			env: append(mr("8", "feature"), "CI_COMMIT_SHA="+w.work2, "CI_MERGE_REQUEST_SOURCE_PROJECT_URL=file://"+filepath.Join(w.dir, "gl-ground-fork.git"),
+				"CI_MERGE_REQUEST_SOURCE_PROJECT_ID=2"),
+			code: 1, issues: 2, want: []string{`(?m)^FAIL .* add work2\.txt`, `says the session ended COMPLETE, but a version with an end`}},
 		// A pusher's pipeline variables (git push -o ci.variable=...)
 		// named as the old settings: a range of nothing, a release host of
 		// their own. Before inputs, the job's variables were theirs to

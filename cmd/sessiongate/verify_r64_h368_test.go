@@ -119,3 +119,44 @@ func (w *ciWorld) gitEnv(t *testing.T, dir string, args ...string) string {
 	c.env = append(append([]string{}, w.env...), env...)
 	return c.git(t, dir, args...)
 }
+
+// h368GroundFork makes fork a GitLab-style fork of w.remote (its branches)
+// whose records ref is rewritten from the root, dated 2001: origin's tree
+// with the record of the session that made commit set to ABANDONED and
+// whitespace added until its blob id is larger than origin's. A job that
+// judges the fork's bytes fails the honest commit; one that keeps the
+// project's passes it (TestVerifyGitLabTemplate's TestR64H368 row).
+func h368GroundFork(t *testing.T, w *ciWorld, fork, commit string) {
+	t.Helper()
+	w.git(t, w.dir, "init", "-q", "--bare", fork)
+	w.git(t, w.remote, "push", "-q", "file://"+fork, "refs/heads/*:refs/heads/*", "refs/sessiongate/records:refs/h368/origin-records")
+	sid := w.git(t, w.remote, "log", "-1", "--format=%(trailers:key=Session-Id,valueonly)", commit)
+	p := "sessions/" + sid[:2] + "/" + sid + ".json"
+	var rec map[string]any
+	if err := json.Unmarshal([]byte(w.git(t, fork, "show", "refs/h368/origin-records:"+p)), &rec); err != nil {
+		t.Fatal(err)
+	}
+	rec["session"].(map[string]any)["state"] = "ABANDONED"
+	edited, err := json.Marshal(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	origBlob := w.git(t, fork, "rev-parse", "refs/h368/origin-records:"+p)
+	f := filepath.Join(w.dir, "h368-ground.json")
+	var blob string
+	for n := 0; ; n++ {
+		if err := os.WriteFile(f, append(append([]byte{}, edited...), []byte(strings.Repeat(" ", n))...), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if blob = w.git(t, fork, "hash-object", "-w", f); blob > origBlob {
+			break
+		}
+	}
+	idx := "GIT_INDEX_FILE=" + filepath.Join(w.dir, "h368-ground-index")
+	w.gitEnv(t, fork, idx, "read-tree", "refs/h368/origin-records")
+	w.gitEnv(t, fork, idx, "update-index", "--cacheinfo", "100644,"+blob+","+p)
+	tree := w.gitEnv(t, fork, idx, "write-tree")
+	forged := w.gitEnv(t, fork, "GIT_COMMITTER_DATE=2001-01-01T00:00:00Z", "commit-tree", tree, "-m", "sessiongate records: 1 session(s)")
+	w.git(t, fork, "update-ref", "refs/sessiongate/records", forged)
+	w.git(t, fork, "update-ref", "-d", "refs/h368/origin-records")
+}

@@ -1,6 +1,7 @@
 package mcpconfig
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -61,17 +62,62 @@ func Defs(worktree string, getenv func(string) string) []Def {
 	return append(out, UserDefs(worktree, getenv)...)
 }
 
+// MayName reports whether a config Defs reads holds one of names (file
+// names) in its raw bytes. Replaced matches a program by its file name,
+// which the config that starts it spells: a write none of whose names a
+// config holds replaces no program, and Defs' parse is kept off the
+// hook's path (a 3.3 MB ~/.claude.json of project history made every
+// Edit's PreToolUse 3.9x slower, round 64).
+func MayName(worktree string, getenv func(string) string, names []string) bool {
+	var keep []string
+	for _, n := range names {
+		if n != "" && n != "." && n != "/" && !slices.Contains(keep, n) {
+			keep = append(keep, n)
+		}
+	}
+	if len(keep) == 0 {
+		return false
+	}
+	holds := func(b []byte) bool {
+		return slices.ContainsFunc(keep, func(n string) bool { return bytes.Contains(b, []byte(n)) })
+	}
+	for _, f := range projectFiles {
+		if b, err := boundedread.InRoot(worktree, f.rel, boundedread.DefaultLimit); err == nil && holds(b) {
+			return true
+		}
+	}
+	if claude := claudeUserFile(getenv); claude != "" {
+		if b, err := boundedread.File(claude, 4*boundedread.DefaultLimit); err == nil && holds(b) {
+			return true
+		}
+	}
+	for _, src := range User(getenv) {
+		if !src.Exists || src.Err != nil {
+			continue
+		}
+		if b, err := boundedread.File(src.Path, boundedread.DefaultLimit); err == nil && holds(b) {
+			return true
+		}
+	}
+	return false
+}
+
+// claudeUserFile is Claude Code's user config (CLAUDE_CONFIG_DIR's or
+// ~/.claude.json), "" when neither is set.
+func claudeUserFile(getenv func(string) string) string {
+	if d := getenv("CLAUDE_CONFIG_DIR"); d != "" {
+		return filepath.Join(d, ".claude.json")
+	}
+	if home := getenv("HOME"); home != "" {
+		return filepath.Join(home, ".claude.json")
+	}
+	return ""
+}
+
 // UserDefs are Defs' user-level definitions only.
 func UserDefs(worktree string, getenv func(string) string) []Def {
 	var out []Def
-	home := getenv("HOME")
-	claude := ""
-	if d := getenv("CLAUDE_CONFIG_DIR"); d != "" {
-		claude = filepath.Join(d, ".claude.json")
-	} else if home != "" {
-		claude = filepath.Join(home, ".claude.json")
-	}
-	if claude != "" {
+	if claude := claudeUserFile(getenv); claude != "" {
 		if b, err := boundedread.File(claude, 4*boundedread.DefaultLimit); err == nil {
 			out = append(out, defsOf(file{key: "mcpServers"}, b, claude, true)...)
 			var u struct {

@@ -60,3 +60,39 @@ func TestR64H367Programs(t *testing.T) {
 		}
 	}
 }
+
+// TestR64MayName: the raw-bytes test that keeps Defs' parse off an agent
+// hook's path holds every name a config starts a program by (Replaced
+// matches by file name), in the repository's and the user's configs, and
+// no unrelated file name.
+func TestR64MayName(t *testing.T) {
+	root, home := t.TempDir(), t.TempDir()
+	os.WriteFile(filepath.Join(root, ".mcp.json"), []byte(`{"mcpServers": {"serena": {"command": "uvx", "args": ["serena"]}, "local": {"command": "python3", "args": ["tools/server.py"]}}}`), 0o644)
+	os.WriteFile(filepath.Join(home, ".claude.json"), []byte(`{"mcpServers": {"u": {"command": "node", "args": ["/opt/u.mjs"]}}}`), 0o644)
+	getenv := func(k string) string { return map[string]string{"HOME": home, "PATH": "/usr/bin"}[k] }
+	for _, tc := range []struct {
+		names []string
+		want  bool
+	}{
+		{[]string{"uvx"}, true},
+		{[]string{"main.go", "server.py"}, true},
+		{[]string{"u.mjs"}, true},
+		{[]string{"main.go", "README.md"}, false},
+		{nil, false},
+		{[]string{"", ".", "/"}, false},
+	} {
+		if got := MayName(root, getenv, tc.names); got != tc.want {
+			t.Errorf("MayName(%q) = %v, want %v", tc.names, got, tc.want)
+		}
+		// Whatever MayName says false of, Replaced finds nothing in.
+		if !tc.want {
+			var writes []string
+			for _, n := range tc.names {
+				writes = append(writes, filepath.Join(root, n))
+			}
+			if s, _ := Replaced(Defs(root, getenv), root, getenv, writes, tc.names); s != "" {
+				t.Errorf("Replaced(%q) = %s where MayName said no config names them", tc.names, s)
+			}
+		}
+	}
+}

@@ -94,6 +94,22 @@ func (e *Engine) mcpProgramWrite(ctx context.Context, bd *AgentBound, root strin
 			writes[i] = filepath.Join(root, w)
 		}
 	}
+	// Programs are matched by file name: parse the configs only when one
+	// holds a name this call writes or says.
+	names := make([]string, 0, len(writes)+len(words))
+	for _, w := range writes {
+		names = append(names, filepath.Base(w))
+	}
+	for _, w := range words {
+		// A flag or a two-letter word (`cp`, in "mcpServers") names no
+		// program a config starts by name.
+		if b := filepath.Base(w); len(b) > 2 && !strings.HasPrefix(w, "-") {
+			names = append(names, b)
+		}
+	}
+	if !mcpconfig.MayName(root, os.Getenv, names) {
+		return ""
+	}
 	defs := mcpconfig.Defs(root, os.Getenv)
 	if server, prog := mcpconfig.Replaced(defs, root, os.Getenv, writes, words); server != "" {
 		return fmt.Sprintf("%s writes %s, the program the %s MCP server's config starts: a program put there answers the server's calls, and the agent's transcript would show them as the server's", orTool(call.Name), prog, server)
